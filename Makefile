@@ -1,0 +1,42 @@
+# The two commands a newcomer needs:  make demo   and   make test
+# Both install what is missing first (scripts/install-deps.sh).
+
+SWIFT ?= swift
+# libarchive and OpenSSL are keg-only in Homebrew; let pkg-config find them.
+ifeq ($(shell uname -s),Darwin)
+export PKG_CONFIG_PATH := $(shell brew --prefix libarchive 2>/dev/null)/lib/pkgconfig:$(shell brew --prefix openssl@3 2>/dev/null)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+endif
+
+RELEASE_BIN := .build/release/mcpack
+
+.PHONY: all deps build test demo assets clean help
+
+all: build
+
+help:
+	@echo "make demo    install what is missing, build mcpack, build and check the example bundle"
+	@echo "make test    install what is missing, run every test"
+	@echo "make build   build mcpack (release) into $(RELEASE_BIN)"
+	@echo "make assets  regenerate the example project's images (needs Python with Pillow)"
+	@echo "make clean   remove build output and dist/"
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build -c release --product mcpack
+
+test:
+	@scripts/install-deps.sh --test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+demo: build
+	$(RELEASE_BIN) build
+	cd dist && if command -v sha256sum >/dev/null; then sha256sum -c *.sha256; else shasum -a 256 -c *.sha256; fi
+
+assets:
+	python3 scripts/make-example-assets.py
+
+clean:
+	rm -rf .build dist

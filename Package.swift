@@ -1,0 +1,68 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "mcpack",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "mcpack", targets: ["mcpack"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+    ],
+    targets: [
+        // The C boundary: system libraries, and fixed-argument wrappers for
+        // what Swift cannot call (libvips's variadic functions and macros).
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"]), .brew(["vips"])]
+        ),
+        .systemLibrary(
+            name: "CArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
+
+        // The Swift face of libvips: load, inspect, resize, tile.
+        .target(name: "Imaging", dependencies: ["CVips", "CVipsShim"]),
+
+        // The templates under Templates/, shipped as resources.
+        .target(
+            name: "MCPackTemplates",
+            path: "Templates",
+            resources: [.copy("bundle"), .copy("init")]
+        ),
+
+        // The domain: projects, inputs, the bag, build, verify.
+        .target(
+            name: "MCPackKit",
+            dependencies: [
+                "Imaging", "CArchive", "COpenSSL", "MCPackTemplates",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+
+        // The command line: parse, call the kit, print, exit.
+        .executableTarget(
+            name: "mcpack",
+            dependencies: [
+                "MCPackKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Unit tests of the kit, and end-to-end runs of the built binary
+        // (which `swift test` builds first, as a product of the package).
+        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging"]),
+    ]
+)

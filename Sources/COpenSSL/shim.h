@@ -1,0 +1,5 @@
+#ifndef MCPACK_COPENSSL_SHIM_H
+#define MCPACK_COPENSSL_SHIM_H
+#include <openssl/evp.h>
+#include <openssl/err.h>
+#endif

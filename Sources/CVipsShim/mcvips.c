@@ -1,0 +1,95 @@
+#include "mcvips.h"
+#include <string.h>
+
+int mcvips_init(const char *argv0) {
+    if (VIPS_INIT(argv0))
+        return -1;
+    // Bounded memory matters more than re-use here: nothing is computed twice.
+    vips_cache_set_max(0);
+    return 0;
+}
+
+VipsImage *mcvips_image_new_from_file(const char *path, int sequential) {
+    return vips_image_new_from_file(path,
+        "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM,
+        "fail_on", VIPS_FAIL_ON_ERROR,
+        NULL);
+}
+
+VipsImage *mcvips_image_new_from_buffer(const void *buf, size_t len) {
+    return vips_image_new_from_buffer(buf, len, "",
+        "fail_on", VIPS_FAIL_ON_ERROR,
+        NULL);
+}
+
+const char *mcvips_loader(VipsImage *image) {
+    const char *name = NULL;
+    if (vips_image_get_typeof(image, VIPS_META_LOADER) == 0)
+        return NULL;
+    if (vips_image_get_string(image, VIPS_META_LOADER, &name))
+        return NULL;
+    return name;
+}
+
+int mcvips_decode_all(VipsImage *image) {
+    double mean;
+    return vips_avg(image, &mean, NULL);
+}
+
+char *mcvips_take_error(void) {
+    char *text = g_strdup(vips_error_buffer());
+    vips_error_clear();
+    return text;
+}
+
+VipsImage *mcvips_new_solid(int width, int height, int bands, const double *ink) {
+    VipsImage *black = NULL, *lit = NULL, *out = NULL;
+    double zeros[16] = {0};
+    if (bands < 1 || bands > 16)
+        return NULL;
+    if (vips_black(&black, width, height, "bands", bands, NULL))
+        return NULL;
+    if (vips_linear(black, &lit, zeros, (double *) ink, bands, NULL)) {
+        g_object_unref(black);
+        return NULL;
+    }
+    g_object_unref(black);
+    if (vips_cast_uchar(lit, &out, NULL)) {
+        g_object_unref(lit);
+        return NULL;
+    }
+    g_object_unref(lit);
+    return out;
+}
+
+VipsImage *mcvips_new_noise(int width, int height, int bands, int seed) {
+    VipsImage **planes = g_new0(VipsImage *, bands);
+    VipsImage *joined = NULL, *out = NULL;
+    int ok = 1;
+    for (int i = 0; i < bands && ok; i++)
+        ok = vips_gaussnoise(&planes[i], width, height, "mean", 128.0, "sigma", 48.0, "seed", seed + i, NULL) == 0;
+    if (ok)
+        ok = vips_bandjoin(planes, &joined, bands, NULL) == 0;
+    for (int i = 0; i < bands; i++)
+        if (planes[i])
+            g_object_unref(planes[i]);
+    g_free(planes);
+    if (!ok)
+        return NULL;
+    if (vips_cast_uchar(joined, &out, NULL))
+        out = NULL;
+    g_object_unref(joined);
+    return out;
+}
+
+int mcvips_pngsave_buffer(VipsImage *image, void **buf, size_t *len, int compression) {
+    return vips_pngsave_buffer(image, buf, len, "compression", compression, "strip", TRUE, NULL);
+}
+
+int mcvips_jpegsave_buffer(VipsImage *image, void **buf, size_t *len, int quality) {
+    return vips_jpegsave_buffer(image, buf, len, "Q", quality, "strip", TRUE, NULL);
+}
+
+int mcvips_write_file(VipsImage *image, const char *path) {
+    return vips_image_write_to_file(image, path, "strip", TRUE, NULL);
+}

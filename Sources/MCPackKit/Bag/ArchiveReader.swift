@@ -1,0 +1,68 @@
+import CArchive
+import Foundation
+
+/// Streams the entries of a zip or tar (plain, gzip, zstd) through
+/// libarchive, one pass, nothing written to disk. Only the formats mcpack
+/// writes are enabled, so nothing else is parsed.
+final class ArchiveReader {
+    struct Entry {
+        /// The name as stored, bytes and all; `path` is nil if not UTF-8.
+        var rawPath: [UInt8]
+        var path: String?
+        /// The file type bits (0o100000 regular, 0o040000 folder, ...).
+        var fileType: UInt32
+        var size: Int64?
+        var isRegular: Bool { fileType == 0o100000 }
+        var isDirectory: Bool { fileType == 0o040000 }
+    }
+
+    private let archive: OpaquePointer
+    let path: String
+
+    init(path: String) throws {
+        self.path = path
+        archive = archive_read_new()!
+        archive_read_support_format_tar(archive)
+        archive_read_support_format_zip(archive)
+        archive_read_support_filter_gzip(archive)
+        archive_read_support_filter_zstd(archive)
+        guard archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK else {
+            let error = failure()
+            archive_read_free(archive)
+            throw error
+        }
+    }
+
+    deinit { archive_read_free(archive) }
+
+    func next() throws -> Entry? {
+        var pointer: OpaquePointer?
+        let status = archive_read_next_header(archive, &pointer)
+        if status == ARCHIVE_EOF { return nil }
+        guard status >= ARCHIVE_WARN, let entry = pointer else { throw failure() }
+        var raw: [UInt8] = []
+        if let name = archive_entry_pathname(entry) {
+            raw = Array(UnsafeBufferPointer(start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), count: strlen(name)))
+        }
+        let size: Int64? = archive_entry_size_is_set(entry) != 0 ? Int64(archive_entry_size(entry)) : nil
+        return Entry(
+            rawPath: raw, path: String(validating: raw, as: UTF8.self),
+            fileType: UInt32(archive_entry_filetype(entry)), size: size)
+    }
+
+    /// Hands the current entry's data to `body` in chunks.
+    func readData(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
+            if n == 0 { return }
+            guard n > 0 else { throw failure() }
+            try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
+        }
+    }
+
+    private func failure() -> FileError {
+        let text = archive_error_string(archive).map { String(cString: $0) } ?? "not a readable zip or tar archive"
+        return FileError(path: path, message: text)
+    }
+}

@@ -1,0 +1,89 @@
+import CArchive
+import Foundation
+
+/// Writes a zip, tar.gz or tar.zst through libarchive, the same bytes for
+/// the same entries: fixed times and owners, no host details.
+final class ArchiveWriter {
+    private let archive: OpaquePointer
+    private let format: ArchiveFormat
+    private let path: String
+    private var closed = false
+
+    init(path: String, format: ArchiveFormat) throws {
+        // libarchive's zip writer turns times into DOS fields through the
+        // local time zone; pin it so TZ cannot change the bytes.
+        setenv("TZ", "UTC0", 1)
+        tzset()
+        guard let archive = archive_write_new() else { throw FileError(path: path, message: "libarchive: out of memory") }
+        self.archive = archive
+        self.format = format
+        self.path = path
+        switch format {
+        case .zip:
+            try check(archive_write_set_format_zip(archive))
+        case .tarGz:
+            try check(archive_write_set_format_pax_restricted(archive))
+            try check(archive_write_add_filter_gzip(archive))
+            // gzip stores the current time unless told not to.
+            try check(archive_write_set_filter_option(archive, "gzip", "timestamp", nil))
+        case .tarZst:
+            try check(archive_write_set_format_pax_restricted(archive))
+            try check(archive_write_add_filter_zstd(archive))
+        }
+        try check(archive_write_open_filename(archive, path))
+    }
+
+    deinit {
+        if !closed { archive_write_close(archive) }
+        archive_write_free(archive)
+    }
+
+    /// Adds a regular file; `compress` chooses deflate or store in a zip
+    /// (already-compressed images gain nothing from deflate).
+    func add(path entryPath: String, size: Int, mtime: Int, compress: Bool, body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        if format == .zip {
+            try check(compress ? archive_write_zip_set_compression_deflate(archive) : archive_write_zip_set_compression_store(archive))
+        }
+        let entry = archive_entry_new()!
+        defer { archive_entry_free(entry) }
+        archive_entry_set_pathname_utf8(entry, entryPath)
+        archive_entry_set_filetype(entry, 0o100000)  // AE_IFREG
+        archive_entry_set_perm(entry, 0o644)
+        archive_entry_set_size(entry, la_int64_t(size))
+        archive_entry_set_mtime(entry, time_t(mtime), 0)
+        archive_entry_set_uid(entry, 0)
+        archive_entry_set_gid(entry, 0)
+        try check(archive_write_header(archive, entry))
+        var written = 0
+        try body { chunk in
+            guard chunk.count > 0 else { return }
+            let n = archive_write_data(archive, chunk.baseAddress, chunk.count)
+            guard n == chunk.count else { throw self.failure() }
+            written += chunk.count
+        }
+        guard written == size else {
+            throw FileError(path: path, message: "\(entryPath): wrote \(written) bytes, expected \(size)")
+        }
+        try check(archive_write_finish_entry(archive))
+    }
+
+    func add(path entryPath: String, data: Data, mtime: Int, compress: Bool) throws {
+        try add(path: entryPath, size: data.count, mtime: mtime, compress: compress) { write in
+            try data.withUnsafeBytes { try write($0) }
+        }
+    }
+
+    func close() throws {
+        closed = true
+        try check(archive_write_close(archive))
+    }
+
+    private func check(_ status: Int32) throws {
+        if status < ARCHIVE_WARN { throw failure() }
+    }
+
+    private func failure() -> FileError {
+        let text = archive_error_string(archive).map { String(cString: $0) } ?? "unknown libarchive error"
+        return FileError(path: path, message: text)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// A file that goes into the bag's data/ folder.
+public struct PayloadFile: Sendable {
+    public enum Source: Sendable {
+        case bytes(Data)
+        /// Streamed from disk when the archive is written (tiles), so the
+        /// whole payload never sits in memory.
+        case file(URL)
+    }
+
+    /// The path under data/, `/`-separated: `categories/1.png`.
+    public var path: String
+    public var source: Source
+
+    public init(path: String, source: Source) {
+        self.path = path
+        self.source = source
+    }
+
+    public init(path: String, bytes: Data) { self.init(path: path, source: .bytes(bytes)) }
+
+    /// Deflate text; store images, which are compressed already.
+    var compress: Bool {
+        let ext = (path as NSString).pathExtension.lowercased()
+        return !["png", "jpg", "jpeg", "webp", "gif", "zip", "gz", "zst"].contains(ext)
+    }
+}
+
+/// A BagIt 1.0 bag (RFC 8493) ready to be serialized: tag files and a
+/// payload whose every file has been hashed once.
+struct Bag {
+    struct Entry {
+        /// The path inside the bag, e.g. `data/clauses.json`.
+        var path: String
+        var source: PayloadFile.Source
+        var sha256: String
+        var size: Int
+        var compress: Bool
+    }
+
+    let top: String
+    let tagFiles: [(path: String, data: Data)]
+    let payload: [Entry]
+
+    var payloadBytes: Int { payload.reduce(0) { $0 + $1.size } }
+
+    /// Hashes the payload on every core and writes the tag files.
+    /// `info` is bag-info.txt's labels in order; Payload-Oxum is added.
+    static func assemble(top: String, payload files: [PayloadFile], info: [(String, String)]) throws -> Bag {
+        let hashed = try hashAll(files)
+        let payload = hashed.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+        var seen = Set<String>()
+        for entry in payload where !seen.insert(entry.path).inserted {
+            throw FileError(path: entry.path, message: "two payload files share this path")
+        }
+        let oxum = "\(payload.reduce(0) { $0 + $1.size }).\(payload.count)"
+
+        let bagit = Data("BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n".utf8)
+        var infoText = ""
+        for (label, value) in info + [("Payload-Oxum", oxum)] {
+            infoText += "\(label): \(value.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " "))\n"
+        }
+        let bagInfo = Data(infoText.utf8)
+        let manifest = Data(payload.map { "\($0.sha256)  \(encodeManifestPath($0.path))\n" }.joined().utf8)
+        let tags: [(String, Data)] = [
+            ("bagit.txt", bagit), ("bag-info.txt", bagInfo), ("manifest-sha256.txt", manifest),
+        ]
+        let tagManifest = Data(tags.map { "\(SHA256.hex($0.1))  \($0.0)\n" }.joined().utf8)
+        return Bag(top: top, tagFiles: tags + [("tagmanifest-sha256.txt", tagManifest)], payload: payload)
+    }
+
+    /// RFC 8493 §2.1.3: CR, LF and % in a manifest path are percent-encoded.
+    static func encodeManifestPath(_ path: String) -> String {
+        path.replacingOccurrences(of: "%", with: "%25")
+            .replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    private static func hashAll(_ files: [PayloadFile]) throws -> [Entry] {
+        let results = LockedArray<Result<Entry, Error>?>(repeating: nil, count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let file = files[index]
+            let result = Result<Entry, Error> {
+                let (sha, size): (String, Int)
+                switch file.source {
+                case .bytes(let data): (sha, size) = (SHA256.hex(data), data.count)
+                case .file(let url): (sha, size) = try SHA256.hexOfFile(url)
+                }
+                return Entry(path: "data/" + file.path, source: file.source, sha256: sha, size: size, compress: file.compress)
+            }
+            results[index] = result
+        }
+        return try results.values.map { try $0!.get() }
+    }
+}
+
+/// An array that concurrent workers fill, each at its own index.
+final class LockedArray<Element>: @unchecked Sendable {
+    private var storage: [Element]
+    private let lock = NSLock()
+
+    init(repeating value: Element, count: Int) { storage = Array(repeating: value, count: count) }
+
+    subscript(index: Int) -> Element {
+        get { lock.withLock { storage[index] } }
+        set { lock.withLock { storage[index] = newValue } }
+    }
+
+    var values: [Element] { lock.withLock { storage } }
+}

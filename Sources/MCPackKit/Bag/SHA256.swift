@@ -1,0 +1,61 @@
+import COpenSSL
+import Foundation
+
+/// SHA-256 through OpenSSL's EVP interface (SHA extensions where the CPU
+/// has them).
+struct SHA256 {
+    private let context: OpaquePointer
+
+    init() {
+        context = EVP_MD_CTX_new()!
+        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+    }
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        if let base = bytes.baseAddress, bytes.count > 0 {
+            EVP_DigestUpdate(context, base, bytes.count)
+        }
+    }
+
+    func update(_ data: Data) {
+        data.withUnsafeBytes { update($0) }
+    }
+
+    /// The digest as lower-case hex; the hasher is spent afterwards.
+    func finish() -> String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &digest, &length)
+        EVP_MD_CTX_free(context)
+        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func hex(_ data: Data) -> String {
+        let hasher = SHA256()
+        hasher.update(data)
+        return hasher.finish()
+    }
+
+    /// Hashes a file in 1 MiB reads; returns the digest and the byte count.
+    static func hexOfFile(_ url: URL) throws -> (sha256: String, bytes: Int) {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw FileError(path: url.path, message: "cannot open for reading")
+        }
+        defer { try? handle.close() }
+        let hasher = SHA256()
+        var total = 0
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(chunk)
+            total += chunk.count
+        }
+        return (hasher.finish(), total)
+    }
+}
+
+/// A file that could not be read or written, by path.
+public struct FileError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public let message: String
+
+    public var description: String { "\(path): \(message)" }
+}

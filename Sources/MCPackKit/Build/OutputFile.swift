@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file written beside its final path under a temporary name and renamed
+/// into place only when complete: a crash, kill or Ctrl-C leaves nothing at
+/// the final path. Temporary names carry the writer's pid, so a later run
+/// can tell an abandoned one from one still being written.
+final class OutputFile {
+    static let marker = ".partial-"
+
+    let final: URL
+    let temporary: URL
+    private var committed = false
+
+    init(final: URL) {
+        self.final = final
+        temporary = final.deletingLastPathComponent()
+            .appendingPathComponent(".\(final.lastPathComponent)\(Self.marker)\(getpid())")
+        InterruptCleanup.register(temporary.path)
+    }
+
+    deinit {
+        if !committed { try? FileManager.default.removeItem(at: temporary) }
+        InterruptCleanup.unregister()
+    }
+
+    func commit() throws {
+        guard rename(temporary.path, final.path) == 0 else {
+            throw FileError(path: final.path, message: "cannot move the finished file into place: \(String(cString: strerror(errno)))")
+        }
+        committed = true
+    }
+
+    /// Removes temporary files left by runs that died (their pid is gone).
+    static func removeAbandoned(in folder: URL) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(".") {
+            guard let range = name.range(of: marker, options: .backwards),
+                  let pid = Int32(name[range.upperBound...]) else { continue }
+            if pid != getpid() && kill(pid, 0) == -1 && errno == ESRCH {
+                if (try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))) != nil {
+                    removed.append(name)
+                }
+            }
+        }
+        return removed
+    }
+
+    /// Writes small data (a .sha256 file) the same careful way.
+    static func write(_ data: Data, to url: URL) throws {
+        let file = OutputFile(final: url)
+        guard FileManager.default.createFile(atPath: file.temporary.path, contents: data) else {
+            throw FileError(path: url.path, message: "cannot write")
+        }
+        try file.commit()
+    }
+}
+
+/// On SIGINT or SIGTERM, removes the temporary file being written, then
+/// exits as the signal would have. Only async-signal-safe calls in there.
+enum InterruptCleanup {
+    nonisolated(unsafe) private static var path: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) private static var installed = false
+
+    static func register(_ temporary: String) {
+        let old = path
+        path = strdup(temporary)
+        free(old)
+        if !installed {
+            installed = true
+            signal(SIGINT, handler)
+            signal(SIGTERM, handler)
+        }
+    }
+
+    static func unregister() {
+        let old = path
+        path = nil
+        free(old)
+    }
+
+    private static let handler: @convention(c) (Int32) -> Void = { signal in
+        if let path = InterruptCleanup.path { unlink(path) }
+        _exit(128 + signal)
+    }
+}

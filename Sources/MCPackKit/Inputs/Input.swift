@@ -1,0 +1,63 @@
+import Foundation
+
+/// What one input of a project contributes to the bundle: its files under
+/// data/, the source files it read (with their hashes, so verify can tell
+/// what changed since), and its entry in bundle.json.
+struct Component {
+    var name: String
+    var payload: [PayloadFile] = []
+    var sources: [SourceFile] = []
+    var record: JSON = .null
+}
+
+/// An input file, as bundle.json records it.
+struct SourceFile: Equatable {
+    var path: String
+    var sha256: String
+    var bytes: Int
+
+    var json: JSON { ["path": .string(path), "sha256": .string(sha256), "bytes": .int(bytes)] }
+}
+
+/// What the gatherers share while a build checks its inputs: the project,
+/// the diagnostics, and facts one input learns that another needs.
+final class GatherContext {
+    let project: Project
+    let sink: DiagnosticSink
+    /// The master image's size, once the document input has read it.
+    var master: (width: Int, height: Int)?
+    /// The clause data, once read; categories are checked against it.
+    var clauses: ClauseFile?
+
+    init(project: Project, sink: DiagnosticSink) {
+        self.project = project
+        self.sink = sink
+    }
+
+    /// A diagnostic about a whole file (not a key in it).
+    func problem(_ relativePath: String, _ message: String) {
+        sink.add(Diagnostic(file: project.display(relativePath), message: message))
+    }
+
+    /// A diagnostic about a key of bundle.toml.
+    func configProblem(_ key: String, _ message: String) {
+        sink.add(Diagnostic(file: project.configDisplayPath, key: key, message: message))
+    }
+
+    /// Reads a whole input file once: its bytes serve hashing, checking and
+    /// the payload alike.
+    func read(_ relativePath: String) -> (data: Data, source: SourceFile)? {
+        guard let data = FileManager.default.contents(atPath: project.url(relativePath).path) else {
+            problem(relativePath, "cannot read the file")
+            return nil
+        }
+        return (data, SourceFile(path: relativePath, sha256: SHA256.hex(data), bytes: data.count))
+    }
+}
+
+/// One input of a project (document, clauses, categories, ...): check it,
+/// and make its part of the bundle. Problems go to the context's sink, so
+/// every input is checked even when an earlier one failed.
+protocol BundleInput {
+    static func gather(_ context: GatherContext) -> Component?
+}

@@ -1,0 +1,222 @@
+import Foundation
+import TOMLKit
+
+/// bundle.toml, typed. Paths are project-relative, already checked to exist
+/// inside the project folder.
+public struct BundleConfig: Sendable {
+    public var name: String
+    public var version: SemanticVersion
+    public var title: String
+    public var output: String
+    public var format: ArchiveFormat
+    /// The fixed time written into the archive, when bundle.toml sets one.
+    public var sourceDate: Date?
+    public var document: DocumentSettings
+    public var icon: IconSettings?
+    public var launch: LaunchSettings?
+    public var categories: CategorySettings
+    public var clauses: ClauseSettings
+    public var copies: [CopyPair]
+
+    /// The archive's top folder and file stem: `<name>-<version>`.
+    public var stem: String { "\(name)-\(version)" }
+}
+
+public struct DocumentSettings: Sendable, Codable, Equatable {
+    public var image: String
+    public var tileSize: Int
+    public var overlap: Int
+    public var tileFormat: String
+    public var quality: Int
+    public var layout: String
+
+    enum CodingKeys: String, CodingKey {
+        case image, overlap, quality, layout
+        case tileSize = "tile_size"
+        case tileFormat = "tile_format"
+    }
+}
+
+public struct IconSettings: Sendable, Codable, Equatable {
+    public var master: String
+    public var idioms: [String]
+}
+
+public struct LaunchSettings: Sendable, Codable, Equatable {
+    public var background: String
+    public var text: String
+}
+
+public struct CategorySettings: Sendable, Codable, Equatable {
+    public var icons: String
+}
+
+public struct ClauseSettings: Sendable, Codable, Equatable {
+    public var file: String
+}
+
+public struct CopyPair: Sendable, Codable, Equatable {
+    public var assets: String
+    public var app: String
+}
+
+public enum ArchiveFormat: String, Sendable, CaseIterable, Codable {
+    case zip
+    case tarZst = "tar.zst"
+    case tarGz = "tar.gz"
+
+    public var fileExtension: String { rawValue }
+}
+
+/// A semantic version (semver.org 2.0.0).
+public struct SemanticVersion: Sendable, Hashable, CustomStringConvertible, Codable {
+    public let text: String
+
+    public init?(_ text: String) {
+        let pattern = #"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-((0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$"#
+        guard text.range(of: pattern, options: .regularExpression) != nil else { return nil }
+        self.text = text
+    }
+
+    public var description: String { text }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let version = SemanticVersion(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a semantic version: \(text)"))
+        }
+        self = version
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}
+
+extension BundleConfig {
+    static let iconIdioms = ["iphone", "ipad", "ios-marketing"]
+
+    /// Reads bundle.toml. Every problem goes to `sink`; returns nil if any
+    /// key needed to go on is missing or wrong.
+    static func read(_ source: TOMLSource, paths: ProjectPaths) -> BundleConfig? {
+        let root = source.rootReader
+        let sink = source.sink
+        let before = sink.all.count
+
+        let bundle = root.table("bundle")
+        let name = bundle?.string("name")
+        if let name, name.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) == nil {
+            bundle?.error("name", "\"\(name)\" is not a bundle name; use lower-case letters, digits and single hyphens, e.g. \"magna-carta\"")
+        }
+        let versionText = bundle?.string("version")
+        let version = versionText.flatMap(SemanticVersion.init)
+        if let versionText, version == nil {
+            bundle?.error("version", "\"\(versionText)\" is not a semantic version; expected MAJOR.MINOR.PATCH such as \"1.0.0\"")
+        }
+        let title = bundle?.string("title")
+        let output = bundle?.string("output", required: false) ?? "dist"
+        if let bundle, bundle.has("output") { _ = paths.check(bundle, "output", kind: .outputFolder) }
+        let format = (bundle?.choice("format", of: ArchiveFormat.allCases.map(\.rawValue), required: false))
+            .flatMap(ArchiveFormat.init(rawValue:)) ?? .zip
+        var sourceDate: Date?
+        if let bundle, let value = bundle.table["source_date"] {
+            sourceDate = Self.date(value)
+            if sourceDate == nil {
+                bundle.error("source_date", "expected a TOML date or date-time no earlier than 1980-01-01, such as 2026-05-01, got \(TableReader.describe(value))")
+            }
+        }
+        bundle?.rejectUnknownKeys(known: ["name", "version", "title", "output", "format", "source_date"])
+
+        let documentTable = root.table("document")
+        var document: DocumentSettings?
+        if let t = documentTable {
+            let image = paths.check(t, "image", kind: .file)
+            let tileSize = t.int("tile_size", in: 1...8192, required: false) ?? 254
+            let overlap = t.int("overlap", in: 0...64, required: false) ?? 1
+            let tileFormat = t.choice("tile_format", of: ["jpeg", "png", "webp"], required: false) ?? "jpeg"
+            let quality = t.int("quality", in: 1...100, required: false) ?? 85
+            let layout = t.choice("layout", of: ["dz", "iiif3"], required: false) ?? "dz"
+            if overlap * 2 >= tileSize {
+                t.error("overlap", "an overlap of \(overlap) px leaves no tile content with tile_size \(tileSize); use an overlap under half the tile size")
+            }
+            t.rejectUnknownKeys(known: ["image", "tile_size", "overlap", "tile_format", "quality", "layout"])
+            if let image {
+                document = DocumentSettings(image: image, tileSize: tileSize, overlap: overlap, tileFormat: tileFormat, quality: quality, layout: layout)
+            }
+        }
+
+        var icon: IconSettings?
+        if let t = root.table("icon", required: false) {
+            let master = paths.check(t, "master", kind: .file)
+            let idioms = t.strings("idioms", required: false) ?? ["ipad", "ios-marketing"]
+            for idiom in idioms where !iconIdioms.contains(idiom) {
+                var message = "unknown idiom \"\(idiom)\"; expected one of \(iconIdioms.joined(separator: ", "))"
+                if let near = closestMatch(to: idiom, in: iconIdioms) { message += " (did you mean \"\(near)\"?)" }
+                t.error("idioms", message)
+            }
+            t.rejectUnknownKeys(known: ["master", "idioms"])
+            if let master { icon = IconSettings(master: master, idioms: idioms) }
+        }
+
+        var launch: LaunchSettings?
+        if let t = root.table("launch", required: false) {
+            let background = paths.check(t, "background", kind: .file)
+            let text = paths.check(t, "text", kind: .file)
+            t.rejectUnknownKeys(known: ["background", "text"])
+            if let background, let text { launch = LaunchSettings(background: background, text: text) }
+        }
+
+        var categories: CategorySettings?
+        if let t = root.table("categories") {
+            let icons = paths.check(t, "icons", kind: .directory)
+            t.rejectUnknownKeys(known: ["icons"])
+            if let icons { categories = CategorySettings(icons: icons) }
+        }
+
+        var clauses: ClauseSettings?
+        if let t = root.table("clauses") {
+            let file = paths.check(t, "file", kind: .file)
+            t.rejectUnknownKeys(known: ["file"])
+            if let file { clauses = ClauseSettings(file: file) }
+        }
+
+        var copies: [CopyPair] = []
+        for (index, t) in root.tables("copies").enumerated() {
+            let named = t.named("copies[\(index + 1)]")
+            let assets = paths.check(named, "assets", kind: .any)
+            let app = paths.check(named, "app", kind: .outputFolder)
+            named.rejectUnknownKeys(known: ["assets", "app"])
+            if let assets, let app { copies.append(CopyPair(assets: assets, app: app)) }
+        }
+
+        root.rejectUnknownKeys(known: ["bundle", "document", "icon", "launch", "categories", "clauses", "copies"])
+
+        guard sink.all[before...].allSatisfy({ $0.severity != .error }),
+              let name, let version, let title, let document, let categories, let clauses
+        else { return nil }
+        return BundleConfig(
+            name: name, version: version, title: title, output: output, format: format, sourceDate: sourceDate,
+            document: document, icon: icon, launch: launch, categories: categories, clauses: clauses, copies: copies)
+    }
+
+    private static func date(_ value: TOMLValueConvertible) -> Date? {
+        var components = DateComponents()
+        components.timeZone = TimeZone(identifier: "UTC")
+        if let date = value.date {
+            (components.year, components.month, components.day) = (date.year, date.month, date.day)
+        } else if let dateTime = value.dateTime {
+            (components.year, components.month, components.day) = (dateTime.date.year, dateTime.date.month, dateTime.date.day)
+            (components.hour, components.minute, components.second) = (dateTime.time.hour, dateTime.time.minute, dateTime.time.second)
+            if let offset = dateTime.offset {
+                components.timeZone = TimeZone(secondsFromGMT: offset.offset * 60)
+            }
+        } else {
+            return nil
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = calendar.date(from: components), date.timeIntervalSince1970 >= 315_532_800 else { return nil }
+        return date
+    }
+}

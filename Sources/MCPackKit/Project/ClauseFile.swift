@@ -1,0 +1,151 @@
+import Foundation
+import TOMLKit
+
+/// clauses.toml, typed: the categories of the side menu and the clauses
+/// with their overlays on the master scan.
+public struct ClauseFile: Sendable, Equatable {
+    public var categories: [Category]
+    public var clauses: [Clause]
+}
+
+public struct Category: Sendable, Codable, Equatable {
+    public var name: String
+    /// The number of its icon: categories/<icon>.png.
+    public var icon: Int
+    /// "all" or "none" for the two menu entries that tag no clause.
+    public var filter: String?
+}
+
+public struct Clause: Sendable, Codable, Equatable {
+    public var id: String
+    public var title: String
+    public var categories: [String]
+    public var colour: String
+    public var translation: String
+    public var context: String
+    public var overlays: [Rect]
+}
+
+/// A rectangle in master-image pixels.
+public struct Rect: Sendable, Codable, Equatable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+}
+
+extension ClauseFile {
+    static let maxOverlays = 4
+
+    /// Reads clauses.toml; `master` is the master image's size, when known,
+    /// for checking that every rectangle lies inside it. Returns what could
+    /// be read even when there are errors (they are in the sink), so the
+    /// category icons can still be checked against the categories.
+    static func read(_ source: TOMLSource, master: (width: Int, height: Int)?) -> ClauseFile {
+        let root = source.rootReader
+
+        var categories: [Category] = []
+        var categoryNames: [String: Int] = [:]
+        let categoryTables = root.tables("category", required: true)
+        for (index, table) in categoryTables.enumerated() {
+            let name = table.string("name")
+            let t = name.map { table.named("category \"\($0)\"") } ?? table
+            let icon = t.int("icon", in: 1...999)
+            let filter = t.choice("filter", of: ["all", "none"], required: false)
+            t.rejectUnknownKeys(known: ["name", "icon", "filter"])
+            guard let name, let icon else { continue }
+            if let first = categoryNames[name] {
+                t.error("name", "category \"\(name)\" is declared twice (first as category \(first + 1))")
+                continue
+            }
+            if let other = categories.first(where: { $0.icon == icon }) {
+                t.error("icon", "icon \(icon) is already used by category \"\(other.name)\"; each category has its own icon")
+            }
+            categoryNames[name] = index
+            categories.append(Category(name: name, icon: icon, filter: filter))
+        }
+
+        var clauses: [Clause] = []
+        var clauseIDs: [String: Int] = [:]
+        for (index, table) in root.tables("clause", required: true).enumerated() {
+            let id = table.string("id")
+            let t = id.map { table.named("clause \"\($0)\"") } ?? table
+            if let id {
+                if id.isEmpty || id.rangeOfCharacter(from: .controlCharacters) != nil {
+                    t.error("id", "a clause id must be non-empty printable text")
+                } else if let first = clauseIDs[id] {
+                    t.error("id", "duplicate clause id \"\(id)\" (first used by clause \(first + 1)); ids must be unique")
+                }
+                clauseIDs[id] = clauseIDs[id] ?? index
+            }
+            let title = t.string("title")
+            let tags = t.strings("categories")
+            for tag in tags ?? [] {
+                if let category = categories.first(where: { $0.name == tag }) {
+                    if let filter = category.filter {
+                        t.error("categories", "\"\(tag)\" is a menu filter (filter = \"\(filter)\") and tags no clause; use a content category")
+                    }
+                } else {
+                    var message = "category \"\(tag)\" is not declared in a [[category]] table"
+                    if let near = closestMatch(to: tag, in: categories.map(\.name)) { message += "; did you mean \"\(near)\"?" }
+                    t.error("categories", message)
+                }
+            }
+            let colour = t.string("colour")
+            if let colour, colour.range(of: "^#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$", options: .regularExpression) == nil {
+                t.error("colour", "\"\(colour)\" is not a colour; expected #RRGGBB or #RRGGBBAA, e.g. \"#8B1E1EB3\"")
+            }
+            let translation = t.string("translation")
+            let context = t.string("context")
+            let overlays = readOverlays(t, master: master)
+            t.rejectUnknownKeys(known: ["id", "title", "categories", "colour", "translation", "context", "overlays"])
+            if let id, let title, let tags, let colour, let translation, let context, let overlays {
+                clauses.append(Clause(
+                    id: id, title: title, categories: tags, colour: colour.uppercased(),
+                    translation: translation, context: context, overlays: overlays))
+            }
+        }
+        root.rejectUnknownKeys(known: ["category", "clause"])
+        return ClauseFile(categories: categories, clauses: clauses)
+    }
+
+    private static func readOverlays(_ t: TableReader, master: (width: Int, height: Int)?) -> [Rect]? {
+        guard let value = t.table["overlays"] else {
+            t.error("overlays", "missing; expected 1 to \(maxOverlays) rectangles [x, y, width, height] in master pixels")
+            return nil
+        }
+        guard let array = value.array else {
+            t.error("overlays", "expected an array of [x, y, width, height] rectangles, got \(TableReader.describe(value))")
+            return nil
+        }
+        if array.isEmpty || array.count > maxOverlays {
+            t.error("overlays", "has \(array.count) rectangles; a clause has 1 to \(maxOverlays)")
+            return nil
+        }
+        var rects: [Rect] = []
+        var ok = true
+        for (index, element) in array.enumerated() {
+            let label = "rectangle \(index + 1)"
+            guard let numbers = element.array, numbers.count == 4,
+                  numbers.allSatisfy({ $0.type == .int }), case let v = numbers.map({ $0.int ?? 0 })
+            else {
+                t.error("overlays", "\(label): expected [x, y, width, height] as 4 integers, got \(element.debugDescription)")
+                ok = false
+                continue
+            }
+            let rect = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+            if rect.width <= 0 || rect.height <= 0 {
+                t.error("overlays", "\(label) \(v): width and height must be positive")
+                ok = false
+            } else if rect.x < 0 || rect.y < 0 {
+                t.error("overlays", "\(label) \(v): x and y must not be negative")
+                ok = false
+            } else if let master, rect.x + rect.width > master.width || rect.y + rect.height > master.height {
+                t.error("overlays", "\(label) \(v) reaches (\(rect.x + rect.width), \(rect.y + rect.height)), outside the \(master.width) x \(master.height) master image")
+                ok = false
+            }
+            rects.append(rect)
+        }
+        return ok ? rects : nil
+    }
+}

@@ -1,0 +1,82 @@
+/// One problem found in a user's input: where it is, what is wrong, and
+/// what would be right. Rendered as `file:line: key: message`.
+public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible, Codable {
+    public enum Severity: String, Sendable, Codable { case error, warning }
+
+    /// The file, as the user would name it (relative to the working folder).
+    public var file: String
+    /// The line, where the TOML source gives one.
+    public var line: Int?
+    /// The dotted key path, e.g. `document.tile_size` or `clause "39".colour`.
+    public var key: String?
+    public var message: String
+    public var severity: Severity
+
+    public init(file: String, line: Int? = nil, key: String? = nil, message: String, severity: Severity = .error) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
+        self.severity = severity
+    }
+
+    public var description: String {
+        var text = file
+        if let line { text += ":\(line)" }
+        text += ": "
+        if severity == .warning { text += "warning: " }
+        if let key { text += key + ": " }
+        return text + message
+    }
+}
+
+/// Every problem found in one run, thrown together so the user can fix them
+/// all at once instead of one per run.
+public struct InputError: Error, Sendable, CustomStringConvertible {
+    public var diagnostics: [Diagnostic]
+
+    public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+
+    public var description: String {
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let lines = diagnostics.map(\.description)
+        return (lines + ["\(errors) error\(errors == 1 ? "" : "s") found; nothing was written"]).joined(separator: "\n")
+    }
+}
+
+/// Collects diagnostics while a loader walks its input.
+final class DiagnosticSink: @unchecked Sendable {
+    private(set) var all: [Diagnostic] = []
+
+    var hasErrors: Bool { errorCount > 0 }
+
+    var errorCount: Int { all.count { $0.severity == .error } }
+
+    func add(_ diagnostic: Diagnostic) { all.append(diagnostic) }
+
+    func add(contentsOf other: [Diagnostic]) { all.append(contentsOf: other) }
+
+    /// Throws everything collected so far if any of it is an error.
+    func throwIfErrors() throws {
+        if hasErrors { throw InputError(all) }
+    }
+}
+
+/// The closest candidate by edit distance, for "did you mean" hints.
+func closestMatch(to word: String, in candidates: [String]) -> String? {
+    func distance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, ca) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, cb) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+    let target = Array(word.lowercased())
+    let scored = candidates.map { ($0, distance(target, Array($0.lowercased()))) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+    return best.1 <= max(2, word.count / 3) ? best.0 : nil
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import MCPackKit
+
+struct Build: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check every input and write the versioned archive and its .sha256.",
+        discussion: """
+            Reads bundle.toml, checks every input (all problems are reported at once), \
+            and writes <output>/<name>-<version>.<format> with <archive>.sha256 beside it. \
+            The archive is a BagIt 1.0 bag in one top folder. The same inputs always give \
+            the same bytes; set SOURCE_DATE_EPOCH or [bundle] source_date to choose the \
+            time stamped on every entry.
+
+            Nothing partial is ever left at the final path. If this version's archive \
+            exists with the same bytes, nothing changes; with different bytes the build \
+            stops (exit 2) unless --overwrite is given: bump the version instead.
+            """)
+
+    @OptionGroup var project: ProjectOptions
+
+    @Option(name: .long, help: ArgumentHelp("Write the archive here instead of bundle.toml's output folder.", valueName: "dir"))
+    var output: String?
+
+    @Flag(name: .long, help: "Replace this version's archive even if its content differs.")
+    var overwrite = false
+
+    func run() throws {
+        let console = Console(json: project.json)
+        let result: BuildResult
+        do {
+            result = try Builder.build(BuildOptions(configPath: project.config, output: output, overwrite: overwrite))
+        } catch let exists as VersionExists {
+            if console.json {
+                console.emit(Console.Failure(ok: false, problems: [Diagnostic(file: exists.archive, message: exists.description)]))
+            } else {
+                console.err("\(console.paint("error:", "1;31")) \(exists)")
+            }
+            throw ExitCode(2)
+        } catch {
+            throw console.fail(error)
+        }
+        if console.json {
+            console.emit(result)
+            return
+        }
+        for name in result.removedTemporaryFiles {
+            console.err("removed \(name), left by a build that did not finish")
+        }
+        let verb: String
+        switch result.outcome {
+        case .written: verb = "built"
+        case .unchanged: verb = "already built, identical:"
+        case .replaced: verb = "rebuilt (replaced a different archive):"
+        }
+        console.out("\(verb) \(result.name) \(result.version): \(result.files) files, \(formatBytes(result.payloadBytes)) of payload, \(formatBytes(result.bytes)) archive")
+        console.out("sha256 \(result.sha256)")
+        console.out(result.archive)
+    }
+}
+
+func formatBytes(_ bytes: Int) -> String {
+    if bytes < 1024 { return "\(bytes) B" }
+    let units = ["KB", "MB", "GB", "TB"]
+    var value = Double(bytes) / 1024
+    var unit = 0
+    while value >= 1024 && unit < units.count - 1 {
+        value /= 1024
+        unit += 1
+    }
+    return String(format: "%.1f %@", value, units[unit])
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import MCPackKit
+
+struct MCPack: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mcpack",
+        abstract: "Package a project's assets into one versioned, checksummed, reproducible archive.",
+        discussion: """
+            Exit status: 0 all good, 1 problems or differences found, 2 the command \
+            could not do its work (bad input, unreadable file, wrong usage).
+            """,
+        version: MCPackVersion.current,
+        subcommands: [Build.self, Init.self])
+}
+
+/// Runs the command line, mapping ArgumentParser's usage status (64) to 2,
+/// as diff(1) does: 0 fine, 1 found something, 2 trouble.
+@main
+enum Main {
+    static func main() {
+        do {
+            var command = try MCPack.parseAsRoot()
+            try command.run()
+        } catch {
+            let code = MCPack.exitCode(for: error)
+            if code.rawValue == 64 {
+                FileHandle.standardError.write(Data((MCPack.fullMessage(for: error) + "\n").utf8))
+                exit(2)
+            }
+            MCPack.exit(withError: error)
+        }
+    }
+}

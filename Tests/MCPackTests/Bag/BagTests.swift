@@ -1,0 +1,53 @@
+import Foundation
+@testable import MCPackKit
+import Testing
+
+@Suite struct BagTests {
+    @Test func manifestsAndOxum() throws {
+        let bag = try Bag.assemble(top: "t-1.0.0", payload: [
+            PayloadFile(path: "b.txt", bytes: Data("bb".utf8)),
+            PayloadFile(path: "a 100%.txt", bytes: Data("a".utf8)),
+            PayloadFile(path: "B.png", bytes: Data("ccc".utf8)),
+        ], info: [("Bundle-Name", "t\nwith newline")])
+        #expect(bag.tagFiles.map(\.path) == ["bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt"])
+        #expect(bag.payload.map(\.path) == ["data/B.png", "data/a 100%.txt", "data/b.txt"])  // byte order
+        let info = String(decoding: bag.tagFiles[1].data, as: UTF8.self)
+        #expect(info == "Bundle-Name: t with newline\nPayload-Oxum: 6.3\n")
+        let manifest = String(decoding: bag.tagFiles[2].data, as: UTF8.self)
+        #expect(manifest.contains("ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb  data/a 100%25.txt\n"))
+        #expect(bag.payload.first { $0.path == "data/B.png" }?.compress == false)
+        #expect(bag.payload.first { $0.path == "data/b.txt" }?.compress == true)
+        let tagManifest = String(decoding: bag.tagFiles[3].data, as: UTF8.self)
+        #expect(tagManifest.split(separator: "\n").count == 3)
+        #expect(!tagManifest.contains("tagmanifest"))
+    }
+
+    @Test func duplicatePayloadPathsAreRefused() {
+        #expect(throws: FileError.self) {
+            try Bag.assemble(top: "t", payload: [PayloadFile(path: "x", bytes: Data()), PayloadFile(path: "x", bytes: Data("1".utf8))], info: [])
+        }
+    }
+
+    @Test func writtenArchiveReadsBack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-bag-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let big = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let file = folder.appendingPathComponent("big.bin")
+        try big.write(to: file)
+        let bag = try Bag.assemble(top: "t-1", payload: [
+            PayloadFile(path: "big.bin", source: .file(file)),
+            PayloadFile(path: "small.txt", bytes: Data("hello".utf8)),
+        ], info: [])
+        for format in ArchiveFormat.allCases {
+            let path = folder.appendingPathComponent("t.\(format.fileExtension)").path
+            try bag.write(to: path, format: format, mtime: Builder.defaultSourceDate)
+            try bag.check(archive: path)
+        }
+        // A file that changes between hashing and writing is caught.
+        try Data("changed".utf8).write(to: file)
+        #expect(throws: FileError.self) {
+            try bag.write(to: folder.appendingPathComponent("u.zip").path, format: .zip, mtime: Builder.defaultSourceDate)
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+@Suite struct BuildTests {
+    static let formats = ["zip", "tar.gz", "tar.zst"]
+
+    @Test func writesTheArchiveAndAChecksumSha256sumAccepts() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("dist/test-bundle-1.0.0.zip\n"))
+        #expect(project.outputFiles() == ["test-bundle-1.0.0.zip", "test-bundle-1.0.0.zip.sha256"])
+        let check = try MCPackBinary.tool("sha256sum", ["-c", "test-bundle-1.0.0.zip.sha256"], in: project.url("dist"))
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(check.stdout.contains("test-bundle-1.0.0.zip: OK"))
+    }
+
+    @Test func jsonSummaryNamesTheArchive() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        let result = try MCPackBinary.run(["build", "--json"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["archive"] as? String == "dist/test-bundle-1.0.0.zip")
+        #expect(json["version"] as? String == "1.0.0")
+        #expect(json["outcome"] as? String == "written")
+        let data = try Data(contentsOf: project.url("dist/test-bundle-1.0.0.zip"))
+        #expect(json["bytes"] as? Int == data.count)
+        let sums = try project.read("dist/test-bundle-1.0.0.zip.sha256")
+        #expect(sums.hasPrefix(try #require(json["sha256"] as? String)))
+        // 3 icons, categories.json, clauses.json, bundle.json, HANDOVER.md, ClauseData.swift
+        #expect(json["files"] as? Int == 8)
+    }
+
+    @Test(arguments: formats)
+    func unpackedBagIsValidForBagitPy(_ format: String) throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        try project.edit("bundle.toml", #"format = "zip""#, #"format = "\#(format)""#)
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let archive = "test-bundle-1.0.0.\(format)"
+        let unpack = project.url("unpacked")
+        try FileManager.default.createDirectory(at: unpack, withIntermediateDirectories: true)
+        let extracted = format == "zip"
+            ? try MCPackBinary.tool("python3", ["-m", "zipfile", "-e", project.url("dist/\(archive)").path, "."], in: unpack)
+            : try MCPackBinary.tool("tar", ["-xf", project.url("dist/\(archive)").path], in: unpack)
+        #expect(extracted.status == 0, "\(extracted.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: unpack.path) == ["test-bundle-1.0.0"])
+        let validate = try MCPackBinary.tool("bagit.py", ["--validate", "test-bundle-1.0.0"], in: unpack)
+        #expect(validate.status == 0, "bagit.py --validate failed (is bagit installed? make test installs it):\n\(validate.stdout)")
+        #expect(validate.stdout.contains("test-bundle-1.0.0 is valid"))
+        let clauses = try project.read("unpacked/test-bundle-1.0.0/data/clauses.json")
+        #expect(clauses.contains("\"id\" : \"39\""))
+        #expect(clauses.contains("0.016667"))  // 10 / 600, as a fraction of the master width
+    }
+
+    /// Same inputs, another machine's habits: time zone, umask, locale and
+    /// file times all differ, and the bytes must not.
+    @Test(arguments: formats)
+    func sameInputsGiveTheSameBytes(_ format: String) throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        try project.edit("bundle.toml", #"format = "zip""#, #"format = "\#(format)""#)
+        let first = try MCPackBinary.run(["build", "--output", "out-a"], in: project.root,
+                                         environment: ["TZ": "UTC", "LC_ALL": "C"], shellPrefix: "umask 022;")
+        #expect(first.status == 0, "\(first.stderr)")
+        let later = Date(timeIntervalSinceNow: -86_400 * 400)
+        let enumerator = FileManager.default.enumerator(atPath: project.url("assets").path)!
+        for case let path as String in enumerator {
+            try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: project.url("assets/\(path)").path)
+        }
+        let second = try MCPackBinary.run(["build", "--output", "out-b"], in: project.root,
+                                          environment: ["TZ": "Pacific/Chatham", "LC_ALL": "de_DE.UTF-8", "LANG": "de_DE.UTF-8"],
+                                          shellPrefix: "umask 077;")
+        #expect(second.status == 0, "\(second.stderr)")
+        let name = "test-bundle-1.0.0.\(format)"
+        let a = try Data(contentsOf: project.url("out-a/\(name)"))
+        let b = try Data(contentsOf: project.url("out-b/\(name)"))
+        #expect(a == b, "\(format): the two builds differ")
+        #expect(a.count > 1000)
+    }
+
+    @Test func sourceDateEpochSetsEveryEntryTime() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        try project.edit("bundle.toml", #"format = "zip""#, #"format = "tar.gz""#)
+        let result = try MCPackBinary.run(["build"], in: project.root, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let listing = try MCPackBinary.tool("tar", ["--utc", "-tvzf", "dist/test-bundle-1.0.0.tar.gz"], in: project.root)
+        let lines = listing.stdout.split(separator: "\n")
+        #expect(lines.count == 12)
+        #expect(lines.allSatisfy { $0.contains("2023-11-14 22:13") && $0.hasPrefix("-rw-r--r-- 0/0") })
+        // tag files first, then the payload in byte order
+        #expect(lines[0].hasSuffix("test-bundle-1.0.0/bagit.txt"))
+        #expect(lines[3].hasSuffix("test-bundle-1.0.0/tagmanifest-sha256.txt"))
+        #expect(lines[4].hasSuffix("test-bundle-1.0.0/data/HANDOVER.md"))
+        let bad = try MCPackBinary.run(["build"], in: project.root, environment: ["SOURCE_DATE_EPOCH": "yesterday"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("SOURCE_DATE_EPOCH: \"yesterday\""))
+    }
+
+    @Test func aBuiltVersionNeverChanges() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        let original = try Data(contentsOf: project.url("dist/test-bundle-1.0.0.zip"))
+
+        let again = try MCPackBinary.run(["build"], in: project.root)
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("already built, identical"))
+
+        try project.edit("assets/clauses.toml", "Also still law.", "Also still law today.")
+        let refused = try MCPackBinary.run(["build"], in: project.root)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("already exists with different content"))
+        #expect(refused.stderr.contains("Bump [bundle] version"))
+        #expect(try Data(contentsOf: project.url("dist/test-bundle-1.0.0.zip")) == original)
+        #expect(project.outputFiles() == ["test-bundle-1.0.0.zip", "test-bundle-1.0.0.zip.sha256"])
+
+        let replaced = try MCPackBinary.run(["build", "--overwrite"], in: project.root)
+        #expect(replaced.status == 0)
+        #expect(replaced.stdout.contains("replaced"))
+        #expect(try Data(contentsOf: project.url("dist/test-bundle-1.0.0.zip")) != original)
+        let check = try MCPackBinary.tool("sha256sum", ["-c", "test-bundle-1.0.0.zip.sha256"], in: project.url("dist"))
+        #expect(check.status == 0)
+    }
+
+    /// Killed at the last moment before the rename: nothing at the final
+    /// path, and the next build cleans up and succeeds.
+    @Test func aKilledBuildLeavesNothingAtTheFinalPath() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        let process = Process()
+        process.executableURL = MCPackBinary.url
+        process.arguments = ["build"]
+        process.currentDirectoryURL = project.root
+        var environment = ProcessInfo.processInfo.environment
+        environment["MCPACK_TEST_STOP_BEFORE_COMMIT"] = "1"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        // Wait until it stops itself with the archive written but not renamed.
+        var stopped = false
+        for _ in 0..<600 where !stopped {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            stopped = stat.split(separator: ")").last?.split(separator: " ").first == "T"
+            if !stopped { usleep(50_000) }
+        }
+        #expect(stopped, "the build never reached the commit point")
+        kill(pid, SIGKILL)
+        process.waitUntilExit()
+        let left = project.outputFiles()
+        #expect(!left.contains("test-bundle-1.0.0.zip"))
+        #expect(left.count == 1 && left[0].hasPrefix(".test-bundle-1.0.0.zip.partial-"), "\(left)")
+
+        let next = try MCPackBinary.run(["build", "--json"], in: project.root)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stdout.contains(left[0]), "the abandoned file is not reported as removed")
+        #expect(project.outputFiles() == ["test-bundle-1.0.0.zip", "test-bundle-1.0.0.zip.sha256"])
+    }
+
+    @Test func initMakesAProjectAndNeverOverwrites() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-init-\(UUID().uuidString)/My Charter")
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        let made = try MCPackBinary.run(["init", folder.path], in: FileManager.default.temporaryDirectory)
+        #expect(made.status == 0, "\(made.stderr)")
+        let toml = try String(contentsOf: folder.appendingPathComponent("bundle.toml"), encoding: .utf8)
+        #expect(toml.contains(#"name = "my-charter""#))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("assets/clauses.toml").path))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("assets/categories").path))
+
+        // A build of the empty project names what is still to be added.
+        let build = try MCPackBinary.run(["build"], in: folder)
+        #expect(build.status == 2)
+        #expect(build.stderr.contains("document.image: \"assets/document/master.tif\" does not exist"))
+
+        try Data("mine".utf8).write(to: folder.appendingPathComponent("bundle.toml"))
+        let again = try MCPackBinary.run(["init", folder.path], in: FileManager.default.temporaryDirectory)
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("never overwrites"))
+        #expect(try String(contentsOf: folder.appendingPathComponent("bundle.toml"), encoding: .utf8) == "mine")
+    }
+
+    @Test func usageErrorsExitWithStatusTwo() throws {
+        let result = try MCPackBinary.run(["build", "--no-such-flag"], in: FileManager.default.temporaryDirectory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--no-such-flag"))
+        let missing = try MCPackBinary.run(["build", "--config", "nowhere/bundle.toml"], in: FileManager.default.temporaryDirectory)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("nowhere/bundle.toml: no such file"))
+    }
+}

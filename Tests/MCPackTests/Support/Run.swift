@@ -1,0 +1,83 @@
+import Foundation
+
+/// The result of running the built `mcpack` binary.
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum MCPackBinary {
+    /// The folder `swift build` put the products in, beside the test bundle.
+    static var productsDirectory: URL {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        #endif
+        return Bundle.main.bundleURL
+    }
+
+    static var url: URL { productsDirectory.appendingPathComponent("mcpack") }
+
+    /// Runs mcpack in `directory`, with `environment` added to this process's.
+    /// `shellPrefix` runs it through /bin/sh after that text (e.g. "umask 077;").
+    @discardableResult
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
+                    shellPrefix: String? = nil) throws -> RunResult {
+        let process = Process()
+        if let shellPrefix {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            let quoted = ([url.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+            process.arguments = ["-c", "\(shellPrefix) exec \(quoted.joined(separator: " "))"]
+        } else {
+            process.executableURL = url
+            process.arguments = arguments
+        }
+        process.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        env.removeValue(forKey: "SOURCE_DATE_EPOCH")
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes before waiting, so a full pipe cannot block the child.
+        let outData = LockedData()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { outData.set(out.fileHandleForReading.readDataToEndOfFile()) }
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return RunResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData.get(), as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs an external tool (unzip, tar, bagit.py) for a test's checks.
+    @discardableResult
+    static func tool(_ command: String, _ arguments: [String], in directory: URL) throws -> RunResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [command] + arguments
+        process.currentDirectoryURL = directory
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+    }
+}
+
+final class LockedData: @unchecked Sendable {
+    private var data = Data()
+    private let lock = NSLock()
+    func set(_ value: Data) { lock.withLock { data = value } }
+    func get() -> Data { lock.withLock { data } }
+}

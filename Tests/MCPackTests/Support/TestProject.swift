@@ -1,0 +1,133 @@
+import Foundation
+import Imaging
+
+/// A small project generated in a temporary folder: a noise master, square
+/// RGBA category icons and a clauses.toml, all made in code.
+struct TestProject {
+    let root: URL
+
+    static let masterWidth = 600
+    static let masterHeight = 400
+
+    static let bundleTOML = """
+        [bundle]
+        name = "test-bundle"
+        version = "1.0.0"
+        title = "Test Bundle"
+        output = "dist"
+        format = "zip"
+
+        [document]
+        image = "assets/document/master.png"
+        tile_size = 254
+        overlap = 1
+
+        [categories]
+        icons = "assets/categories"
+
+        [clauses]
+        file = "assets/clauses.toml"
+
+        """
+
+    static let clausesTOML = """
+        [[category]]
+        name = "Key Clauses"
+        icon = 1
+
+        [[category]]
+        name = "Justice"
+        icon = 2
+
+        [[category]]
+        name = "All"
+        icon = 3
+        filter = "all"
+
+        [[clause]]
+        id = "39"
+        title = "No free man shall be seized"
+        categories = ["Key Clauses", "Justice"]
+        colour = "#8B1E1EB3"
+        translation = \"\"\"
+        No free man shall be seized or imprisored "except" by the lawful judgement of his peers.\"\"\"
+        context = "Still law in England."
+        overlays = [[10, 20, 300, 24], [10, 44, 120, 24]]
+
+        [[clause]]
+        id = "40"
+        title = "To no one will we sell right or justice"
+        categories = ["Justice"]
+        colour = "#1E3A8B"
+        translation = "To no one will we sell, to no one deny or delay right or justice."
+        context = "Also still law."
+        overlays = [[130, 44, 400, 24]]
+
+        """
+
+    /// Makes the project; `icons` category icons of `iconSize` px.
+    static func make(icons: Int = 3, iconSize: Int = 32) throws -> TestProject {
+        let root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mcpack-test-\(UUID().uuidString)")
+        let project = TestProject(root: root)
+        for folder in ["assets/document", "assets/categories"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try project.write("bundle.toml", bundleTOML)
+        try project.write("assets/clauses.toml", clausesTOML)
+        try project.write("assets/document/master.png",
+                          Image.noise(width: masterWidth, height: masterHeight, bands: 3, seed: 7).pngData())
+        for number in 1...max(icons, 1) where icons > 0 {
+            try project.write("assets/categories/\(number).png", icon(number, size: iconSize))
+        }
+        return project
+    }
+
+    static func icon(_ number: Int, size: Int = 32, alpha: Bool = true) throws -> Data {
+        let ink = [Double(number * 40 % 256), 30, 60] + (alpha ? [200.0] : [])
+        return try Image.solid(width: size, height: size, ink: ink).pngData()
+    }
+
+    func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
+
+    func write(_ relative: String, _ text: String) throws {
+        try write(relative, Data(text.utf8))
+    }
+
+    func write(_ relative: String, _ data: Data) throws {
+        let file = url(relative)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file)
+    }
+
+    func read(_ relative: String) throws -> String {
+        try String(contentsOf: url(relative), encoding: .utf8)
+    }
+
+    /// Replaces text in a project file; the text must be there.
+    func edit(_ relative: String, _ old: String, _ new: String) throws {
+        let text = try read(relative)
+        precondition(text.contains(old), "\(relative) does not contain \(old)")
+        try write(relative, text.replacingOccurrences(of: old, with: new))
+    }
+
+    func remove(_ relative: String) throws {
+        try FileManager.default.removeItem(at: url(relative))
+    }
+
+    /// Every file under the project's output folder.
+    func outputFiles(_ folder: String = "dist") -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: url(folder).path).sorted()) ?? []
+    }
+
+    /// The 1-based line of the first line containing `text` in a file.
+    func line(of text: String, in relative: String) throws -> Int {
+        let lines = try read(relative).components(separatedBy: "\n")
+        guard let index = lines.firstIndex(where: { $0.contains(text) }) else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "\(text) not in \(relative)"])
+        }
+        return index + 1
+    }
+
+    func destroy() { try? FileManager.default.removeItem(at: root) }
+}

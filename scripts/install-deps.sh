@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs what mcpack needs to build and test, and only what is missing:
+# the C libraries (libvips, libarchive, OpenSSL) with pkg-config, and for
+# the tests bagit.py (PyPI's bagit) and zstd. Debian/Ubuntu through apt,
+# macOS through Homebrew. The Swift toolchain itself is not installed here.
+set -euo pipefail
+
+want_tests=0
+[ "${1:-}" = "--test" ] && want_tests=1
+
+say() { printf 'install-deps: %s\n' "$*" >&2; }
+
+if ! command -v swift >/dev/null 2>&1; then
+  say "no Swift toolchain on PATH; install Swift 6 from swift.org (or Xcode on macOS) first"
+  exit 1
+fi
+
+case "$(uname -s)" in
+Linux)
+  missing=()
+  command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+  pkgcheck() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$1"; }
+  pkgcheck vips || missing+=(libvips-dev)
+  pkgcheck libarchive || missing+=(libarchive-dev)
+  pkgcheck libcrypto || missing+=(libssl-dev)
+  if [ $want_tests = 1 ]; then
+    command -v zstd >/dev/null 2>&1 || missing+=(zstd)
+    command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-pip)
+  fi
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "installing ${missing[*]}"
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  ;;
+Darwin)
+  for formula in pkg-config vips libarchive openssl@3; do
+    brew list --versions "$formula" >/dev/null 2>&1 || { say "brew install $formula"; brew install "$formula"; }
+  done
+  if [ $want_tests = 1 ]; then
+    brew list --versions zstd >/dev/null 2>&1 || brew install zstd
+  fi
+  ;;
+esac
+
+if [ $want_tests = 1 ] && ! command -v bagit.py >/dev/null 2>&1; then
+  say "installing bagit (bagit.py, the reference BagIt validator) from PyPI"
+  python3 -m pip install --quiet --disable-pip-version-check bagit 2>/dev/null \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages bagit
+fi
