@@ -39,7 +39,7 @@ let package = Package(
         .target(
             name: "MCPackTemplates",
             path: "Templates",
-            resources: [.copy("bundle"), .copy("init")]
+            resources: [.copy("bundle"), .copy("init"), .copy("launch")]
         ),
 
         // The domain: projects, inputs, the bag, build, verify.

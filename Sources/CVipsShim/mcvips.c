@@ -93,3 +93,76 @@ int mcvips_jpegsave_buffer(VipsImage *image, void **buf, size_t *len, int qualit
 int mcvips_write_file(VipsImage *image, const char *path) {
     return vips_image_write_to_file(image, path, "strip", TRUE, NULL);
 }
+
+typedef struct {
+    mcvips_progress_fn fn;
+    void *context;
+} progress_closure;
+
+static void on_eval(VipsImage *image, VipsProgress *progress, void *data) {
+    progress_closure *closure = (progress_closure *) data;
+    closure->fn(closure->context, progress->percent, progress->eta);
+}
+
+int mcvips_dzsave(VipsImage *in, const char *base, int tile_size, int overlap,
+                  const char *suffix, int iiif3, const char *id,
+                  mcvips_progress_fn progress, void *context) {
+    progress_closure closure = {progress, context};
+    gulong handler = 0;
+    if (progress) {
+        vips_image_set_progress(in, TRUE);
+        handler = g_signal_connect(in, "eval", G_CALLBACK(on_eval), &closure);
+    }
+    int result = vips_dzsave(in, base,
+        "layout", iiif3 ? VIPS_FOREIGN_DZ_LAYOUT_IIIF3 : VIPS_FOREIGN_DZ_LAYOUT_DZ,
+        "tile_size", tile_size,
+        "overlap", overlap,
+        "depth", VIPS_FOREIGN_DZ_DEPTH_ONEPIXEL,
+        "suffix", suffix,
+        "id", id ? id : "https://example.org/iiif",
+        "strip", TRUE,
+        NULL);
+    if (handler)
+        g_signal_handler_disconnect(in, handler);
+    return result;
+}
+
+VipsImage *mcvips_thumbnail(VipsImage *in, int width, int height, int crop) {
+    VipsImage *out = NULL;
+    if (crop) {
+        if (vips_thumbnail_image(in, &out, width, "height", height, "size", VIPS_SIZE_BOTH,
+                                 "crop", VIPS_INTERESTING_CENTRE, NULL))
+            return NULL;
+    } else {
+        if (vips_thumbnail_image(in, &out, width, "height", height, "size", VIPS_SIZE_FORCE, NULL))
+            return NULL;
+    }
+    return out;
+}
+
+VipsImage *mcvips_flatten(VipsImage *in, double red, double green, double blue) {
+    VipsImage *out = NULL;
+    double background[3] = {red, green, blue};
+    VipsArrayDouble *array = vips_array_double_new(background, 3);
+    int result = vips_flatten(in, &out, "background", array, NULL);
+    vips_area_unref(VIPS_AREA(array));
+    return result ? NULL : out;
+}
+
+VipsImage *mcvips_composite_centre(VipsImage *base, VipsImage *overlay) {
+    VipsImage *out = NULL;
+    int x = (base->Xsize - overlay->Xsize) / 2;
+    int y = (base->Ysize - overlay->Ysize) / 2;
+    if (vips_composite2(base, overlay, &out, VIPS_BLEND_MODE_OVER, "x", x, "y", y, NULL))
+        return NULL;
+    return out;
+}
+
+VipsImage *mcvips_srgb(VipsImage *in) {
+    VipsImage *colour = NULL, *out = NULL;
+    if (vips_colourspace(in, &colour, VIPS_INTERPRETATION_sRGB, NULL))
+        return NULL;
+    int result = vips_cast_uchar(colour, &out, NULL);
+    g_object_unref(colour);
+    return result ? NULL : out;
+}

@@ -32,10 +32,14 @@ public final class Image: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<VipsImage>
     /// Keeps an in-memory source alive for as long as libvips may read it.
     private let source: Data?
+    /// libvips computes lazily: an image made from another reads its
+    /// pixels later, so the other (and its buffer) must live as long.
+    private let parents: [Image]
 
-    init(pointer: UnsafeMutablePointer<VipsImage>, source: Data? = nil) {
+    init(pointer: UnsafeMutablePointer<VipsImage>, source: Data? = nil, parents: [Image] = []) {
         self.pointer = pointer
         self.source = source
+        self.parents = parents
     }
 
     deinit { g_object_unref(pointer) }
@@ -82,3 +86,11 @@ public final class Image: @unchecked Sendable {
         guard mcvips_decode_all(pointer) == 0 else { throw ImagingError("the image data is damaged") }
     }
 }
+
+extension Library {
+    static var version: String { String(cString: vips_version_string()) }
+}
+
+/// The libvips version, part of every cache key: another version may make
+/// other bytes.
+public let libraryVersion: String = Library.version

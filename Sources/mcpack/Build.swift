@@ -29,7 +29,11 @@ struct Build: ParsableCommand {
         let console = Console(json: project.json)
         let result: BuildResult
         do {
-            result = try Builder.build(BuildOptions(configPath: project.config, output: output, overwrite: overwrite))
+            let progress = ProgressLine(console: console)
+            result = try Builder.build(BuildOptions(
+                configPath: project.config, output: output, overwrite: overwrite,
+                events: { progress.show($0) }))
+            progress.finish()
         } catch let exists as VersionExists {
             if console.json {
                 console.emit(Console.Failure(ok: false, problems: [Diagnostic(file: exists.archive, message: exists.description)]))
@@ -69,4 +73,46 @@ func formatBytes(_ bytes: Int) -> String {
         unit += 1
     }
     return String(format: "%.1f %@", value, units[unit])
+}
+
+/// One self-rewriting line on stderr while tiling, only on a terminal and
+/// never with --json; notes always go to stderr as their own lines.
+final class ProgressLine: @unchecked Sendable {
+    private let console: Console
+    private let live: Bool
+    private let lock = NSLock()
+    private var shown = false
+    private var lastPercent = -1
+
+    init(console: Console) {
+        self.console = console
+        live = !console.json && isatty(STDERR_FILENO) == 1
+    }
+
+    func show(_ event: BuildEvent) {
+        lock.withLock {
+            switch event {
+            case .note(let text):
+                clear()
+                console.err(text)
+            case .tiling(let percent, let secondsLeft, let tiles, let elapsed):
+                guard live, percent != lastPercent else { return }
+                lastPercent = percent
+                let done = tiles * percent / 100
+                let rate = elapsed > 0 ? Int(Double(done) / elapsed) : 0
+                let text = "tiling: \(percent)%, about \(done) of \(tiles) tiles, \(rate) tiles/s, \(secondsLeft) s left"
+                FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+                shown = true
+            }
+        }
+    }
+
+    func finish() { lock.withLock { clear() } }
+
+    private func clear() {
+        if shown {
+            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            shown = false
+        }
+    }
 }

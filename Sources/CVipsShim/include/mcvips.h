@@ -48,3 +48,31 @@ int mcvips_jpegsave_buffer(VipsImage *image, void **buf, size_t *len, int qualit
 
 /// Writes a file in the format its suffix names, without metadata.
 int mcvips_write_file(VipsImage *image, const char *path);
+
+/// Reports progress of a long computation: percent done and seconds left.
+typedef void (*mcvips_progress_fn)(void *context, int percent, int eta);
+
+/// Writes a tile pyramid. `base` is the output path without suffix:
+/// `dir/name` gives dir/name.dzi and dir/name_files/ (Deep Zoom), or
+/// dir/name/info.json and its tiles (IIIF 3, when `iiif3` is non-zero,
+/// with `id` as the image's base URI). `suffix` is e.g. ".jpg[Q=85,strip]".
+/// `progress` may be NULL.
+int mcvips_dzsave(VipsImage *in, const char *base, int tile_size, int overlap,
+                  const char *suffix, int iiif3, const char *id,
+                  mcvips_progress_fn progress, void *context);
+
+/// Resizes to exactly width x height with libvips's thumbnail path
+/// (lanczos3, shrink-on-load where the format allows). `crop` cuts the
+/// centre to fill (aspect fill); otherwise the image is stretched, which
+/// callers only ask for when the aspect ratio is already equal.
+VipsImage *mcvips_thumbnail(VipsImage *in, int width, int height, int crop);
+
+/// Removes the alpha channel by blending onto a background colour.
+VipsImage *mcvips_flatten(VipsImage *in, double red, double green, double blue);
+
+/// Puts `overlay` (with alpha) centred over `base`, as the launch screen
+/// will show it. Returns an sRGB image the size of `base`.
+VipsImage *mcvips_composite_centre(VipsImage *base, VipsImage *overlay);
+
+/// Converts to 8-bit sRGB with `bands` bands (3 or 4), as icons need.
+VipsImage *mcvips_srgb(VipsImage *in);

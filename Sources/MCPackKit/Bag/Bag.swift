@@ -12,10 +12,14 @@ public struct PayloadFile: Sendable {
     /// The path under data/, `/`-separated: `categories/1.png`.
     public var path: String
     public var source: Source
+    /// The hash when already known (a verified cache entry), so the file is
+    /// not read an extra time; it is still checked while being archived.
+    public var sha256: String?
 
-    public init(path: String, source: Source) {
+    public init(path: String, source: Source, sha256: String? = nil) {
         self.path = path
         self.source = source
+        self.sha256 = sha256
     }
 
     public init(path: String, bytes: Data) { self.init(path: path, source: .bytes(bytes)) }
@@ -77,15 +81,23 @@ struct Bag {
             .replacingOccurrences(of: "\n", with: "%0A")
     }
 
+    private static func fileSize(_ url: URL) throws -> Int {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int else {
+            throw FileError(path: url.path, message: "cannot read")
+        }
+        return size
+    }
+
     private static func hashAll(_ files: [PayloadFile]) throws -> [Entry] {
         let results = LockedArray<Result<Entry, Error>?>(repeating: nil, count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
             let result = Result<Entry, Error> {
                 let (sha, size): (String, Int)
-                switch file.source {
-                case .bytes(let data): (sha, size) = (SHA256.hex(data), data.count)
-                case .file(let url): (sha, size) = try SHA256.hexOfFile(url)
+                switch (file.source, file.sha256) {
+                case (.bytes(let data), _): (sha, size) = (SHA256.hex(data), data.count)
+                case (.file(let url), let known?): (sha, size) = (known, try Self.fileSize(url))
+                case (.file(let url), nil): (sha, size) = try SHA256.hexOfFile(url)
                 }
                 return Entry(path: "data/" + file.path, source: file.source, sha256: sha, size: size, compress: file.compress)
             }

@@ -7,13 +7,17 @@ public struct BuildOptions: Sendable {
     /// Replace an existing archive of this version even if it differs.
     public var overwrite: Bool
     public var environment: [String: String]
+    /// Hears progress (tiling) and notes (a damaged cache entry remade).
+    public var events: (@Sendable (BuildEvent) -> Void)?
 
     public init(configPath: String = "bundle.toml", output: String? = nil, overwrite: Bool = false,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                events: (@Sendable (BuildEvent) -> Void)? = nil) {
         self.configPath = configPath
         self.output = output
         self.overwrite = overwrite
         self.environment = environment
+        self.events = events
     }
 }
 
@@ -64,13 +68,18 @@ public enum Builder {
     /// bundle.toml gives one: 15 June 2015, the charter's 800th year.
     public static let defaultSourceDate = 1_434_326_400
 
-    static var inputs: [any BundleInput.Type] { [DocumentInput.self, ClausesInput.self, CategoriesInput.self] }
+    static var inputs: [any BundleInput.Type] { [DocumentInput.self, ClausesInput.self, CategoriesInput.self, IconsInput.self, LaunchInput.self] }
 
     public static func build(_ options: BuildOptions) throws -> BuildResult {
         let sink = DiagnosticSink()
         guard let project = Project.load(configPath: options.configPath, sink: sink) else { throw InputError(sink.all) }
         let mtime = sourceDate(project, options: options, sink: sink)
-        let context = GatherContext(project: project, sink: sink)
+        let context = GatherContext(project: project, sink: sink, events: options.events)
+        // Check every input first, so a mistake anywhere is reported before
+        // minutes of tiling; then make each one.
+        for input in inputs { _ = input.gather(context) }
+        try sink.throwIfErrors()
+        context.making = true
         var components: [Component] = []
         for input in inputs {
             if let component = input.gather(context) { components.append(component) }
@@ -167,15 +176,6 @@ public enum Builder {
         let config = project.config
         var records: [String: JSON] = [:]
         for component in components { records[component.name] = component.record }
-        if case .object(var document) = records["document"] {
-            let settings = config.document
-            document["settings"] = [
-                "tile_size": .int(settings.tileSize), "overlap": .int(settings.overlap),
-                "tile_format": .string(settings.tileFormat), "quality": .int(settings.quality),
-                "layout": .string(settings.layout),
-            ]
-            records["document"] = .object(document)
-        }
         let json: JSON = [
             "schema": 1,
             "mcpack": .string(MCPackVersion.current),

@@ -8,6 +8,8 @@ struct Component {
     var payload: [PayloadFile] = []
     var sources: [SourceFile] = []
     var record: JSON = .null
+    /// True when the work was taken from the cache rather than done.
+    var cached = false
 }
 
 /// An input file, as bundle.json records it.
@@ -28,11 +30,21 @@ final class GatherContext {
     var master: (width: Int, height: Int)?
     /// The clause data, once read; categories are checked against it.
     var clauses: ClauseFile?
+    /// False while every input is checked, true once all are known good
+    /// and the slow work (tiling, resizing) may start.
+    var making = false
+    private let events: (@Sendable (BuildEvent) -> Void)?
+    /// Files already read, so the check pass and the make pass share one read.
+    private var reads: [String: (Data, SourceFile)] = [:]
+    private var hashes: [String: SourceFile] = [:]
 
-    init(project: Project, sink: DiagnosticSink) {
+    init(project: Project, sink: DiagnosticSink, events: (@Sendable (BuildEvent) -> Void)? = nil) {
         self.project = project
         self.sink = sink
+        self.events = events
     }
+
+    func report(_ event: BuildEvent) { events?(event) }
 
     /// A diagnostic about a whole file (not a key in it).
     func problem(_ relativePath: String, _ message: String) {
@@ -47,11 +59,25 @@ final class GatherContext {
     /// Reads a whole input file once: its bytes serve hashing, checking and
     /// the payload alike.
     func read(_ relativePath: String) -> (data: Data, source: SourceFile)? {
+        if let done = reads[relativePath] { return done }
         guard let data = FileManager.default.contents(atPath: project.url(relativePath).path) else {
             problem(relativePath, "cannot read the file")
             return nil
         }
-        return (data, SourceFile(path: relativePath, sha256: SHA256.hex(data), bytes: data.count))
+        let result = (data, SourceFile(path: relativePath, sha256: SHA256.hex(data), bytes: data.count))
+        reads[relativePath] = result
+        return result
+    }
+
+    /// Hashes a large input (the master) without holding it in memory.
+    func hash(_ relativePath: String) -> SourceFile? {
+        if let done = hashes[relativePath] { return done }
+        guard let (sha, bytes) = try? SHA256.hexOfFile(project.url(relativePath)) else {
+            problem(relativePath, "cannot read the file")
+            return nil
+        }
+        hashes[relativePath] = SourceFile(path: relativePath, sha256: sha, bytes: bytes)
+        return hashes[relativePath]
     }
 }
 

@@ -40,6 +40,8 @@ public struct DocumentSettings: Sendable, Codable, Equatable {
 public struct IconSettings: Sendable, Codable, Equatable {
     public var master: String
     public var idioms: [String]
+    /// "#RRGGBB": flatten a master with an alpha channel onto this colour.
+    public var background: String?
 }
 
 public struct LaunchSettings: Sendable, Codable, Equatable {
@@ -155,8 +157,12 @@ extension BundleConfig {
                 if let near = closestMatch(to: idiom, in: iconIdioms) { message += " (did you mean \"\(near)\"?)" }
                 t.error("idioms", message)
             }
-            t.rejectUnknownKeys(known: ["master", "idioms"])
-            if let master { icon = IconSettings(master: master, idioms: idioms) }
+            let background = t.string("background", required: false)
+            if let background, background.range(of: "^#[0-9A-Fa-f]{6}$", options: .regularExpression) == nil {
+                t.error("background", "\"\(background)\" is not a colour; expected #RRGGBB, e.g. \"#FFFFFF\"")
+            }
+            t.rejectUnknownKeys(known: ["master", "idioms", "background"])
+            if let master { icon = IconSettings(master: master, idioms: idioms, background: background) }
         }
 
         var launch: LaunchSettings?

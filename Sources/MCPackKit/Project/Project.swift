@@ -47,6 +47,9 @@ public struct Project: Sendable {
     }
 
     public var outputFolder: URL { url(config.output) }
+
+    /// Work kept between builds (tiles); ignored by git, safe to delete.
+    public var cacheFolder: URL { root.appendingPathComponent(".mcpack-cache") }
 }
 
 /// Checks that a path named in bundle.toml exists and stays inside the

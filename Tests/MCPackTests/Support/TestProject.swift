@@ -65,8 +65,23 @@ struct TestProject {
 
         """
 
-    /// Makes the project; `icons` category icons of `iconSize` px.
-    static func make(icons: Int = 3, iconSize: Int = 32) throws -> TestProject {
+    /// The [icon] and [launch] tables, for tests of those inputs: their
+    /// outputs are full iPad screens, too slow to make in every test.
+    static let imageTables = """
+
+        [icon]
+        master = "assets/icon/AppIcon-1024.png"
+        idioms = ["ipad", "ios-marketing"]
+
+        [launch]
+        background = "assets/launch/background.png"
+        text = "assets/launch/text.png"
+
+        """
+
+    /// Makes the project; `icons` category icons of `iconSize` px; with
+    /// `images`, an icon master and launch layers too.
+    static func make(icons: Int = 3, iconSize: Int = 32, images: Bool = false) throws -> TestProject {
         let root = FileManager.default.temporaryDirectory
             .appendingPathComponent("mcpack-test-\(UUID().uuidString)")
         let project = TestProject(root: root)
@@ -79,6 +94,12 @@ struct TestProject {
                           Image.noise(width: masterWidth, height: masterHeight, bands: 3, seed: 7).pngData())
         for number in 1...max(icons, 1) where icons > 0 {
             try project.write("assets/categories/\(number).png", icon(number, size: iconSize))
+        }
+        if images {
+            try project.write("bundle.toml", bundleTOML + imageTables)
+            try project.write("assets/icon/AppIcon-1024.png", Image.noise(width: 1024, height: 1024, bands: 3, seed: 3).pngData())
+            try project.write("assets/launch/background.png", Image.noise(width: 300, height: 200, bands: 3, seed: 4).pngData())
+            try project.write("assets/launch/text.png", Image.solid(width: 90, height: 30, ink: [20, 10, 5, 220]).pngData())
         }
         return project
     }

@@ -1,8 +1,11 @@
 import Foundation
 import Imaging
 
-/// The master scan. Only its header is read here (a 34,000 px scan opens in
-/// milliseconds); its size bounds the clause overlays.
+/// The master scan becomes a tile pyramid in data/document/: Deep Zoom
+/// (`<name>.dzi`, `<name>_files/<level>/<col>_<row>.<ext>`) or IIIF 3
+/// (`<name>/info.json` and static tiles). Its size also bounds the clause
+/// overlays. Tiles come from the tile cache when the master and settings
+/// are unchanged.
 enum DocumentInput: BundleInput {
     static let formats = ["tiff", "png", "jpeg"]
 
@@ -21,23 +24,65 @@ enum DocumentInput: BundleInput {
             return nil
         }
         context.master = (image.width, image.height)
-        let source: SourceFile
+        guard let source = context.hash(settings.image) else { return nil }
+        let sha = source.sha256
+        guard context.making else { return Component(name: "document", sources: [source]) }
+
+        let name = pyramidName(settings.image)
+        let pyramid = PyramidSettings(
+            tileSize: settings.tileSize, overlap: settings.overlap, format: settings.tileFormat,
+            quality: settings.quality, layout: settings.layout == "iiif3" ? .iiif3 : .deepZoom)
+        let geometry = DeepZoomGeometry(width: image.width, height: image.height, tileSize: settings.tileSize, overlap: settings.overlap)
+        let cache = WorkCache(project: context.project, kind: "tiles")
+        let key = WorkCache.key([sha, name, "\(pyramid.tileSize)", "\(pyramid.overlap)", pyramid.format,
+                                 "\(pyramid.quality)", pyramid.layout.rawValue])
+        let entry: WorkCache.Entry
         do {
-            let (sha, bytes) = try SHA256.hexOfFile(url)
-            source = SourceFile(path: settings.image, sha256: sha, bytes: bytes)
+            let started = Date()
+            let total = geometry.totalTiles
+            entry = try cache.entry(key, damage: { context.report(.note($0)) }) { folder in
+                try TilePyramid.write(master: url.path, to: folder, name: name, settings: pyramid) { percent, eta in
+                    context.report(.tiling(percent: percent, secondsLeft: eta, tiles: total,
+                                           elapsed: Date().timeIntervalSince(started)))
+                }
+                // libvips stamps this file with the date of tiling: it must not ship.
+                for path in try WorkCache.listFiles(in: folder) where path.hasSuffix("vips-properties.xml") {
+                    try FileManager.default.removeItem(at: folder.appendingPathComponent(path))
+                }
+            }
         } catch {
-            context.problem(settings.image, "cannot read the file")
+            context.problem(settings.image, "cannot make the tile pyramid: \(error)")
             return nil
         }
+        let payload = entry.payload(under: "document/")
+        let tiles = entry.files.count { !$0.path.hasSuffix(".dzi") && !$0.path.hasSuffix("info.json") }
         return Component(
             name: "document",
+            payload: payload,
             sources: [source],
             record: [
                 "image": .string(settings.image),
-                "sha256": .string(source.sha256),
+                "sha256": .string(sha),
                 "format": .string(format),
                 "width": .int(image.width),
                 "height": .int(image.height),
-            ])
+                "name": .string(name),
+                "levels": .int(geometry.maxLevel + 1),
+                "tiles": .int(tiles),
+                "settings": [
+                    "tile_size": .int(settings.tileSize), "overlap": .int(settings.overlap),
+                    "tile_format": .string(settings.tileFormat), "quality": .int(settings.quality),
+                    "layout": .string(settings.layout),
+                ],
+            ],
+            cached: entry.reused)
+    }
+
+    /// The pyramid's name: the master's file name without its extension,
+    /// made safe for a path (`magna-carta.tif` -> `magna-carta`).
+    static func pyramidName(_ path: String) -> String {
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let safe = String(stem.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "-" })
+        return safe.isEmpty ? "document" : safe
     }
 }

@@ -1,0 +1,89 @@
+import CVips
+import CVipsShim
+import Foundation
+
+extension Image {
+    /// Exactly `width` x `height`, lanczos3. With `crop`, scales to cover and
+    /// cuts the centre (aspect fill); without, the aspect must already match.
+    public func resized(width: Int, height: Int, crop: Bool = false) throws -> Image {
+        guard let out = mcvips_thumbnail(pointer, Int32(width), Int32(height), crop ? 1 : 0) else {
+            throw ImagingError("cannot resize to \(width) x \(height)")
+        }
+        return Image(pointer: out, parents: [self])
+    }
+
+    /// The image blended onto a solid colour, without its alpha channel.
+    public func flattened(red: Double, green: Double, blue: Double) throws -> Image {
+        guard let out = mcvips_flatten(pointer, red, green, blue) else { throw ImagingError("cannot flatten") }
+        return Image(pointer: out, parents: [self])
+    }
+
+    /// `overlay` centred over this image, alpha-blended.
+    public func composited(centred overlay: Image) throws -> Image {
+        guard let out = mcvips_composite_centre(pointer, overlay.pointer) else { throw ImagingError("cannot composite") }
+        return Image(pointer: out, parents: [self, overlay])
+    }
+
+    /// 8-bit sRGB (alpha kept if present).
+    public func srgb() throws -> Image {
+        guard let out = mcvips_srgb(pointer) else { throw ImagingError("cannot convert to sRGB") }
+        return Image(pointer: out, parents: [self])
+    }
+}
+
+/// Settings of a tile pyramid, as bundle.toml gives them.
+public struct PyramidSettings: Sendable, Equatable {
+    public enum Layout: String, Sendable { case deepZoom = "dz", iiif3 }
+
+    public var tileSize: Int
+    public var overlap: Int
+    /// "jpeg", "png" or "webp".
+    public var format: String
+    public var quality: Int
+    public var layout: Layout
+
+    public init(tileSize: Int, overlap: Int, format: String, quality: Int, layout: Layout) {
+        self.tileSize = tileSize
+        self.overlap = overlap
+        self.format = format
+        self.quality = quality
+        self.layout = layout
+    }
+
+    /// libvips's save suffix with options: no metadata, fixed settings.
+    var saveSuffix: String {
+        switch format {
+        case "png": return ".png[strip]"
+        case "webp": return ".webp[Q=\(quality),strip]"
+        // IIIF names JPEG tiles default.jpg; Deep Zoom viewers expect .jpeg.
+        default: return (layout == .iiif3 ? ".jpg" : ".jpeg") + "[Q=\(quality),strip]"
+        }
+    }
+}
+
+/// Writing a deep-zoom pyramid of a master image of any size.
+public enum TilePyramid {
+    private final class ProgressBox {
+        let report: (Int, Int) -> Void
+        init(_ report: @escaping (Int, Int) -> Void) { self.report = report }
+    }
+
+    /// Tiles `master` into `folder/name...`. The master is read
+    /// sequentially, so memory grows with its width, not its area.
+    /// `progress` receives percent done and seconds left.
+    public static func write(master path: String, to folder: URL, name: String, settings: PyramidSettings,
+                             progress: ((Int, Int) -> Void)? = nil) throws {
+        let image = try Image(contentsOf: path, sequential: true)
+        let base = folder.appendingPathComponent(name).path
+        let box = progress.map(ProgressBox.init)
+        let callback: mcvips_progress_fn? = box == nil ? nil : { context, percent, eta in
+            Unmanaged<ProgressBox>.fromOpaque(context!).takeUnretainedValue().report(Int(percent), Int(eta))
+        }
+        let context = box.map { Unmanaged.passUnretained($0).toOpaque() }
+        let result = withExtendedLifetime(box) {
+            mcvips_dzsave(image.pointer, base, Int32(settings.tileSize), Int32(settings.overlap), settings.saveSuffix,
+                          settings.layout == .iiif3 ? 1 : 0, name, callback, context)
+        }
+        guard result == 0 else { throw ImagingError("cannot tile \(path)") }
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Imaging
+@testable import MCPackKit
+import Testing
+
+/// The tile pyramid, the app icons and the launch layers, checked in the
+/// archive a real build writes.
+@Suite struct ImageTests {
+    let top = "test-bundle-1.0.0/data/"
+
+    @Test func pyramidHoldsExactlyTheTilesItsDziImplies() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try archiveContents(project.url("dist/test-bundle-1.0.0.zip"))
+        let dzi = String(decoding: try #require(files[top + "document/master.dzi"]), as: UTF8.self)
+        #expect(dzi.contains(#"TileSize="254""#) && dzi.contains(#"Overlap="1""#) && dzi.contains(#"Format="jpeg""#))
+        #expect(dzi.contains(#"Width="600""#) && dzi.contains(#"Height="400""#))
+
+        let geometry = DeepZoomGeometry(width: 600, height: 400, tileSize: 254, overlap: 1)
+        var expected = Set<String>()
+        for level in 0...geometry.maxLevel {
+            let tiles = geometry.tiles(ofLevel: level)
+            for column in 0..<tiles.columns {
+                for row in 0..<tiles.rows {
+                    let path = top + "document/master_files/\(level)/\(column)_\(row).jpeg"
+                    expected.insert(path)
+                    let image = try Image(data: try #require(files[path], "missing \(path)"))
+                    try image.decodeAll()
+                    let size = geometry.tileSize(level: level, column: column, row: row)
+                    #expect(image.width == size.width && image.height == size.height, "\(path): \(image.width)x\(image.height), expected \(size)")
+                }
+            }
+        }
+        let shipped = Set(files.keys.filter { $0.hasPrefix(top + "document/master_files/") })
+        #expect(shipped == expected, "extra: \(shipped.subtracting(expected)), missing: \(expected.subtracting(shipped))")
+        #expect(geometry.size(ofLevel: geometry.maxLevel) == (600, 400))
+        #expect(!files.keys.contains { $0.contains("vips-properties") })
+    }
+
+    @Test func iiif3LayoutWritesInfoJson() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        try project.edit("bundle.toml", "overlap = 1", "overlap = 0\nlayout = \"iiif3\"")
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try archiveContents(project.url("dist/test-bundle-1.0.0.zip"))
+        let info = try #require(files[top + "document/master/info.json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: info) as? [String: Any])
+        #expect(json["width"] as? Int == 600)
+        #expect(json["height"] as? Int == 400)
+        #expect(files.keys.contains { $0.hasPrefix(top + "document/master/0,0,") && $0.hasSuffix("/default.jpg") })
+    }
+
+    @Test func iconsHaveTheSizesContentsJsonClaims() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try archiveContents(project.url("dist/test-bundle-1.0.0.zip"))
+        let set = top + "icons/AppIcon.appiconset/"
+        let contentsData = try #require(files[set + "Contents.json"])
+        let contents = try #require(try JSONSerialization.jsonObject(with: contentsData) as? [String: Any])
+        let images = try #require(contents["images"] as? [[String: String]])
+        #expect(images.count == 10)  // 9 iPad slots and the store icon
+        #expect(Set(images.compactMap { $0["idiom"] }) == ["ipad", "ios-marketing"])
+        for entry in images {
+            let points = Double(entry["size"]!.split(separator: "x")[0])!
+            let scale = Double(entry["scale"]!.dropLast())!
+            let image = try Image(data: try #require(files[set + entry["filename"]!], "missing \(entry["filename"]!)"))
+            #expect(image.width == Int((points * scale).rounded()) && image.height == image.width, "\(entry)")
+            #expect(image.format == "png")
+            if entry["idiom"] == "ios-marketing" { #expect(!image.hasAlpha, "the store icon has alpha") }
+        }
+        let pngs = files.keys.filter { $0.hasPrefix(set) && $0.hasSuffix(".png") }
+        #expect(Set(pngs) == Set(images.map { set + $0["filename"]! }))
+    }
+
+    @Test func launchLayersHaveTheirStatedSizes() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try archiveContents(project.url("dist/test-bundle-1.0.0.zip"))
+        for screen in LaunchInput.allScreens {
+            for folder in ["screens", "preview"] {
+                let path = top + "launch/\(folder)/\(screen.width)x\(screen.height).png"
+                let image = try Image(data: try #require(files[path], "missing \(path)"))
+                #expect(image.width == screen.width && image.height == screen.height, "\(path)")
+            }
+        }
+        #expect(LaunchInput.allScreens.count == 14)
+        let textSet = top + "launch/Launch.xcassets/LaunchText.imageset/"
+        for (name, width, height) in [("LaunchText.png", 30, 10), ("LaunchText@2x.png", 60, 20), ("LaunchText@3x.png", 90, 30)] {
+            let image = try Image(data: try #require(files[textSet + name], "missing \(name)"))
+            #expect(image.width == width && image.height == height && image.hasAlpha, "\(name)")
+        }
+        let storyboard = String(decoding: try #require(files[top + "launch/LaunchScreen.storyboard"]), as: UTF8.self)
+        #expect(storyboard.contains(#"image="LaunchBackground""#) && storyboard.contains(#"contentMode="scaleAspectFill""#))
+        #expect(storyboard.contains(#"<image name="LaunchText" width="30" height="10"/>"#))
+        #expect(storyboard.contains(#"firstAttribute="centerX""#))
+    }
+
+    @Test func imageBuildsAreReproducibleFromAColdCache() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        #expect(try MCPackBinary.run(["build", "--output", "a"], in: project.root).status == 0)
+        try FileManager.default.removeItem(at: project.url(".mcpack-cache"))
+        #expect(try MCPackBinary.run(["build", "--output", "b"], in: project.root).status == 0)
+        #expect(try Data(contentsOf: project.url("a/test-bundle-1.0.0.zip")) == Data(contentsOf: project.url("b/test-bundle-1.0.0.zip")))
+    }
+
+    /// A cache entry with a tile removed or altered is made again, and the
+    /// archive is the one a cold build gives.
+    @Test(arguments: ["remove", "alter"])
+    func damagedTileCacheIsRemade(_ damage: String) throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        #expect(try MCPackBinary.run(["build", "--output", "cold"], in: project.root).status == 0)
+        let cold = try Data(contentsOf: project.url("cold/test-bundle-1.0.0.zip"))
+        let entries = try FileManager.default.contentsOfDirectory(atPath: project.url(".mcpack-cache/tiles").path).filter { !$0.hasPrefix(".") }
+        #expect(entries.count == 1)
+        let tile = project.url(".mcpack-cache/tiles/\(entries[0])/files/master_files/10/1_1.jpeg")
+        if damage == "remove" {
+            try FileManager.default.removeItem(at: tile)
+        } else {
+            var bytes = try Data(contentsOf: tile)
+            bytes[bytes.count / 2] ^= 0xFF
+            try bytes.write(to: tile)
+        }
+        let warm = try MCPackBinary.run(["build", "--output", "warm"], in: project.root)
+        #expect(warm.status == 0, "\(warm.stderr)")
+        #expect(warm.stderr.contains("missing or changed (first: master_files/10/1_1.jpeg)"))
+        #expect(try Data(contentsOf: project.url("warm/test-bundle-1.0.0.zip")) == cold)
+    }
+
+    struct IconCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var master: @Sendable () throws -> Data
+        var expect: String
+        var testDescription: String { name }
+    }
+
+    static let iconCases: [IconCase] = [
+        IconCase(name: "not a PNG", master: { try Image.solid(width: 1024, height: 1024, ink: [1, 2, 3]).jpegData() },
+                 expect: "assets/icon/AppIcon-1024.png: is jpeg data, not PNG"),
+        IconCase(name: "not square", master: { try Image.solid(width: 1024, height: 1000, ink: [1, 2, 3]).pngData() },
+                 expect: "assets/icon/AppIcon-1024.png: is 1024 x 1000 px, not square"),
+        IconCase(name: "not 1024", master: { try Image.solid(width: 512, height: 512, ink: [1, 2, 3]).pngData() },
+                 expect: "assets/icon/AppIcon-1024.png: is 512 x 512 px; the icon master must be exactly 1024 x 1024"),
+        IconCase(name: "alpha channel", master: { try Image.solid(width: 1024, height: 1024, ink: [1, 2, 3, 128]).pngData() },
+                 expect: "has an alpha channel; the App Store rejects an icon with transparency (ITMS-90717). Remove it, or set [icon] background = \"#RRGGBB\""),
+    ]
+
+    @Test(arguments: iconCases)
+    func badIconMasterIsRefused(_ testCase: IconCase) throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        try project.write("assets/icon/AppIcon-1024.png", testCase.master())
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(testCase.expect), "\(result.stderr)")
+        #expect(project.outputFiles().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: project.url(".mcpack-cache").path), "work started before every input was checked")
+    }
+
+    @Test func alphaMasterIsFlattenedWhenAskedTo() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        try project.write("assets/icon/AppIcon-1024.png", Image.solid(width: 1024, height: 1024, ink: [200, 0, 0, 0]).pngData())
+        try project.edit("bundle.toml", #"idioms = ["ipad", "ios-marketing"]"#, "idioms = [\"ios-marketing\"]\nbackground = \"#00FF00\"")
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try archiveContents(project.url("dist/test-bundle-1.0.0.zip"))
+        let icon = try Image(data: try #require(files[top + "icons/AppIcon.appiconset/AppIcon-1024@1x.png"]))
+        #expect(!icon.hasAlpha)
+    }
+
+    @Test func textLayerWithoutAlphaIsRefused() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        try project.write("assets/launch/text.png", Image.solid(width: 90, height: 30, ink: [1, 2, 3]).pngData())
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("assets/launch/text.png: has no alpha channel"))
+    }
+}

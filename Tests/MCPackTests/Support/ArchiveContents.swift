@@ -1,0 +1,15 @@
+import Foundation
+@testable import MCPackKit
+
+/// Every regular file of an archive, by path inside it, read with the
+/// kit's own libarchive reader.
+func archiveContents(_ path: URL) throws -> [String: Data] {
+    let reader = try ArchiveReader(path: path.path)
+    var files: [String: Data] = [:]
+    while let entry = try reader.next() {
+        var data = Data()
+        try reader.readData { data.append(contentsOf: $0) }
+        files[entry.path ?? "?"] = data
+    }
+    return files
+}
