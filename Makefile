@@ -14,7 +14,7 @@ RELEASE_BIN := .build/release/mcpack
 all: build
 
 help:
-	@echo "make demo    install what is missing, build mcpack, build and check the example bundle"
+	@echo "make demo    install what is missing, build mcpack, build the example bundle, verify it"
 	@echo "make test    install what is missing, run every test"
 	@echo "make build   build mcpack (release) into $(RELEASE_BIN)"
 	@echo "make assets  regenerate the example project's images (needs Python with Pillow)"
@@ -33,6 +33,8 @@ test:
 
 demo: build
 	$(RELEASE_BIN) build
+	$(RELEASE_BIN) verify dist/magna-carta-1.0.0.zip
+	$(RELEASE_BIN) verify
 	cd dist && if command -v sha256sum >/dev/null; then sha256sum -c *.sha256; else shasum -a 256 -c *.sha256; fi
 
 assets:

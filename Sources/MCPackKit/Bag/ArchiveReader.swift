@@ -12,7 +12,9 @@ final class ArchiveReader {
         /// The file type bits (0o100000 regular, 0o040000 folder, ...).
         var fileType: UInt32
         var size: Int64?
-        var isRegular: Bool { fileType == 0o100000 }
+        /// Set for a hard link (tar), whatever its file type says.
+        var hardlinkTarget: String?
+        var isRegular: Bool { fileType == 0o100000 && hardlinkTarget == nil }
         var isDirectory: Bool { fileType == 0o040000 }
     }
 
@@ -26,11 +28,8 @@ final class ArchiveReader {
         archive_read_support_format_zip(archive)
         archive_read_support_filter_gzip(archive)
         archive_read_support_filter_zstd(archive)
-        guard archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK else {
-            let error = failure()
-            archive_read_free(archive)
-            throw error
-        }
+        // On failure deinit frees the handle (every property is set by now).
+        guard archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK else { throw failure() }
     }
 
     deinit { archive_read_free(archive) }
@@ -47,10 +46,15 @@ final class ArchiveReader {
         let size: Int64? = archive_entry_size_is_set(entry) != 0 ? Int64(archive_entry_size(entry)) : nil
         return Entry(
             rawPath: raw, path: String(validating: raw, as: UTF8.self),
-            fileType: UInt32(archive_entry_filetype(entry)), size: size)
+            fileType: UInt32(archive_entry_filetype(entry)), size: size,
+            hardlinkTarget: archive_entry_hardlink(entry).map { String(cString: $0) })
     }
 
-    /// Hands the current entry's data to `body` in chunks.
+    /// Bytes of the archive file consumed so far (before decompression).
+    var compressedBytesRead: Int64 { Int64(archive_filter_bytes(archive, -1)) }
+
+    /// Hands the current entry's data to `body` in chunks. `body` may stop
+    /// the read early by throwing.
     func readData(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -70,7 +70,7 @@ struct Bag {
         let tags: [(String, Data)] = [
             ("bagit.txt", bagit), ("bag-info.txt", bagInfo), ("manifest-sha256.txt", manifest),
         ]
-        let tagManifest = Data(tags.map { "\(SHA256.hex($0.1))  \($0.0)\n" }.joined().utf8)
+        let tagManifest = Data(tags.map { "\(Digest.hex($0.1))  \($0.0)\n" }.joined().utf8)
         return Bag(top: top, tagFiles: tags + [("tagmanifest-sha256.txt", tagManifest)], payload: payload)
     }
 
@@ -95,9 +95,9 @@ struct Bag {
             let result = Result<Entry, Error> {
                 let (sha, size): (String, Int)
                 switch (file.source, file.sha256) {
-                case (.bytes(let data), _): (sha, size) = (SHA256.hex(data), data.count)
+                case (.bytes(let data), _): (sha, size) = (Digest.hex(data), data.count)
                 case (.file(let url), let known?): (sha, size) = (known, try Self.fileSize(url))
-                case (.file(let url), nil): (sha, size) = try SHA256.hexOfFile(url)
+                case (.file(let url), nil): (sha, size) = try Digest.hexOfFile(url)
                 }
                 return Entry(path: "data/" + file.path, source: file.source, sha256: sha, size: size, compress: file.compress)
             }

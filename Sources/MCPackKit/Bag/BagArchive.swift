@@ -4,7 +4,7 @@ extension Bag {
     /// Every entry of the archive, in the order it is written: tag files
     /// first, so a reader can check the payload while it streams.
     private var expectedEntries: [(path: String, sha256: String)] {
-        tagFiles.map { ("\(top)/\($0.path)", SHA256.hex($0.data)) } + payload.map { ("\(top)/\($0.path)", $0.sha256) }
+        tagFiles.map { ("\(top)/\($0.path)", Digest.hex($0.data)) } + payload.map { ("\(top)/\($0.path)", $0.sha256) }
     }
 
     /// Serializes the bag into one archive with a single top folder.
@@ -21,7 +21,7 @@ extension Bag {
             case .file(let url):
                 // Hashed again while copied: a file that changed since it was
                 // hashed would make the manifest lie.
-                let hasher = SHA256()
+                let hasher = Digest()
                 try writer.add(path: entryPath, size: entry.size, mtime: mtime, compress: entry.compress) { write in
                     guard let handle = FileHandle(forReadingAtPath: url.path) else {
                         throw FileError(path: url.path, message: "cannot open for reading")
@@ -52,7 +52,7 @@ extension Bag {
             guard entry.path == want.path else {
                 throw FileError(path: path, message: "entry \(entry.path ?? "?") where \(want.path) was written")
             }
-            let hasher = SHA256()
+            let hasher = Digest()
             try reader.readData { hasher.update($0) }
             guard hasher.finish() == want.sha256 else {
                 throw FileError(path: path, message: "\(want.path) does not read back as written")

@@ -77,7 +77,7 @@ public enum Builder {
         let context = GatherContext(project: project, sink: sink, events: options.events)
         // Check every input first, so a mistake anywhere is reported before
         // minutes of tiling; then make each one.
-        for input in inputs { _ = input.gather(context) }
+        _ = check(context)
         try sink.throwIfErrors()
         context.making = true
         var components: [Component] = []
@@ -112,7 +112,7 @@ public enum Builder {
             throw FileError(path: folder.path, message: "cannot create the output folder")
         }
         let removed = OutputFile.removeAbandoned(in: folder)
-        let finalURL = folder.appendingPathComponent("\(config.stem).\(config.format.fileExtension)")
+        let finalURL = archiveURL(project, output: options.output)
         let output = OutputFile(final: finalURL)
         try bag.write(to: output.temporary.path, format: config.format, mtime: mtime)
         try bag.check(archive: output.temporary.path)
@@ -120,11 +120,11 @@ public enum Builder {
             // Lets a test kill the build at its most delicate moment.
             raise(SIGSTOP)
         }
-        let (sha256, bytes) = try SHA256.hexOfFile(output.temporary)
+        let (sha256, bytes) = try Digest.hexOfFile(output.temporary)
 
         var outcome = BuildResult.Outcome.written
         if FileManager.default.fileExists(atPath: finalURL.path) {
-            let existing = try SHA256.hexOfFile(finalURL).sha256
+            let existing = try Digest.hexOfFile(finalURL).sha256
             if existing == sha256 {
                 outcome = .unchanged
             } else if options.overwrite {
@@ -144,6 +144,20 @@ public enum Builder {
             archive: display(finalURL), sha256: sha256, name: config.name, version: config.version.text,
             format: config.format.rawValue, files: bag.payload.count, bytes: bytes, payloadBytes: bag.payloadBytes,
             outcome: outcome, removedTemporaryFiles: removed)
+    }
+
+    /// Checks every input without making anything; returns the input files
+    /// read, with their hashes. Problems are in the context's sink.
+    static func check(_ context: GatherContext) -> [SourceFile] {
+        let components = inputs.compactMap { $0.gather(context) }
+        return ([context.project.configSource] + components.flatMap(\.sources))
+            .sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+    }
+
+    /// The archive this project's current version builds to.
+    static func archiveURL(_ project: Project, output: String? = nil) -> URL {
+        let folder = output.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? project.outputFolder
+        return folder.appendingPathComponent("\(project.config.stem).\(project.config.format.fileExtension)")
     }
 
     /// SOURCE_DATE_EPOCH, else bundle.toml's source_date, else the default.

@@ -64,7 +64,7 @@ final class GatherContext {
             problem(relativePath, "cannot read the file")
             return nil
         }
-        let result = (data, SourceFile(path: relativePath, sha256: SHA256.hex(data), bytes: data.count))
+        let result = (data, SourceFile(path: relativePath, sha256: Digest.hex(data), bytes: data.count))
         reads[relativePath] = result
         return result
     }
@@ -72,7 +72,7 @@ final class GatherContext {
     /// Hashes a large input (the master) without holding it in memory.
     func hash(_ relativePath: String) -> SourceFile? {
         if let done = hashes[relativePath] { return done }
-        guard let (sha, bytes) = try? SHA256.hexOfFile(project.url(relativePath)) else {
+        guard let (sha, bytes) = try? Digest.hexOfFile(project.url(relativePath)) else {
             problem(relativePath, "cannot read the file")
             return nil
         }

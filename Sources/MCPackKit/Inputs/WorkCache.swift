@@ -41,7 +41,7 @@ struct WorkCache {
     /// A key from the parts that decide the output, plus mcpack's and
     /// libvips's versions: another version may make other bytes.
     static func key(_ parts: [String]) -> String {
-        SHA256.hex(Data((["mcpack-cache-1", MCPackVersion.current, Imaging.libraryVersion] + parts).joined(separator: "\n").utf8))
+        Digest.hex(Data((["mcpack-cache-1", MCPackVersion.current, Imaging.libraryVersion] + parts).joined(separator: "\n").utf8))
     }
 
     /// The entry for `key`: reused if complete and undamaged, else made by
@@ -70,7 +70,7 @@ struct WorkCache {
         let bad = LockedArray<String?>(repeating: nil, count: index.files.count)
         DispatchQueue.concurrentPerform(iterations: index.files.count) { i in
             let file = index.files[i]
-            if let (sha, bytes) = try? SHA256.hexOfFile(root.appendingPathComponent(file.path)), sha == file.sha256, bytes == file.bytes {
+            if let (sha, bytes) = try? Digest.hexOfFile(root.appendingPathComponent(file.path)), sha == file.sha256, bytes == file.bytes {
                 return
             }
             bad[i] = file.path
@@ -99,7 +99,7 @@ struct WorkCache {
             let paths = try Self.listFiles(in: root)
             let hashed = LockedArray<File?>(repeating: nil, count: paths.count)
             DispatchQueue.concurrentPerform(iterations: paths.count) { i in
-                if let (sha, bytes) = try? SHA256.hexOfFile(root.appendingPathComponent(paths[i])) {
+                if let (sha, bytes) = try? Digest.hexOfFile(root.appendingPathComponent(paths[i])) {
                     hashed[i] = File(path: paths[i], sha256: sha, bytes: bytes)
                 }
             }

@@ -17,7 +17,7 @@ final class TOMLSource {
         self.root = root
         self.lines = lines
         self.sink = sink
-        self.sha256 = SHA256.hex(data)
+        self.sha256 = Digest.hex(data)
         self.byteCount = data.count
     }
 

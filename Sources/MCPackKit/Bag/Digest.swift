@@ -1,14 +1,30 @@
 import COpenSSL
 import Foundation
 
+/// The digest algorithms BagIt manifests use, by their manifest names.
+enum DigestAlgorithm: String, CaseIterable, Sendable, Comparable {
+    case md5, sha1, sha256, sha512
+
+    fileprivate var evp: OpaquePointer? {
+        switch self {
+        case .md5: return EVP_md5()
+        case .sha1: return EVP_sha1()
+        case .sha256: return EVP_sha256()
+        case .sha512: return EVP_sha512()
+        }
+    }
+
+    static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+}
+
 /// SHA-256 through OpenSSL's EVP interface (SHA extensions where the CPU
-/// has them).
-struct SHA256 {
+/// has them); other BagIt algorithms on request.
+struct Digest {
     private let context: OpaquePointer
 
-    init() {
+    init(_ algorithm: DigestAlgorithm = .sha256) {
         context = EVP_MD_CTX_new()!
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        EVP_DigestInit_ex(context, algorithm.evp, nil)
     }
 
     func update(_ bytes: UnsafeRawBufferPointer) {
@@ -31,7 +47,7 @@ struct SHA256 {
     }
 
     static func hex(_ data: Data) -> String {
-        let hasher = SHA256()
+        let hasher = Digest()
         hasher.update(data)
         return hasher.finish()
     }
@@ -42,7 +58,7 @@ struct SHA256 {
             throw FileError(path: url.path, message: "cannot open for reading")
         }
         defer { try? handle.close() }
-        let hasher = SHA256()
+        let hasher = Digest()
         var total = 0
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
             hasher.update(chunk)

@@ -1,0 +1,251 @@
+import Foundation
+
+/// What verify learns of every file of a bag, from one read of it: its
+/// size, the digests the manifests may ask for, and the bytes of the small
+/// files the rules read (tag files, JSON, the .dzi, icons).
+struct BagFile {
+    /// Relative to the bag's top folder: `bagit.txt`, `data/clauses.json`.
+    var path: String
+    var size: Int64
+    var digests: [DigestAlgorithm: String]
+    var data: Data?
+}
+
+struct BagContents {
+    var files: [String: BagFile] = [:]
+    var problems: [Problem] = []
+    /// False when the bag could not be read to the end (truncated, limits).
+    var complete = true
+    var bytes: Int64 = 0
+
+    /// Tag files are the files outside data/.
+    static func isTagFile(_ path: String) -> Bool { !path.hasPrefix("data/") }
+
+    /// Content the rules need in memory: tag files and small descriptors.
+    static func keepsData(_ path: String, size: Int64) -> Bool {
+        if isTagFile(path) { return size <= 64 << 20 }
+        let lower = path.lowercased()
+        return size <= 16 << 20 && (lower.hasSuffix(".json") || lower.hasSuffix(".dzi") || lower.hasPrefix("data/icons/"))
+    }
+
+    /// Problems with a path as stored: absolute, `..`, `~user`, drive letters,
+    /// control characters. Returns the `/`-separated components if safe.
+    static func safeComponents(_ path: String, entry: String, problems: inout [Problem]) -> [String]? {
+        if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            problems.append(Problem(entry, "unsafe-name", "the name holds control characters"))
+            return nil
+        }
+        if path.hasPrefix("/") || path.hasPrefix("\\") || path.range(of: "^[A-Za-z]:", options: .regularExpression) != nil {
+            problems.append(Problem(entry, "unsafe-path", "absolute path; every entry must stay inside the bag"))
+            return nil
+        }
+        if path.hasPrefix("~") {
+            problems.append(Problem(entry, "unsafe-path", "a path starting with ~ names another user's home"))
+            return nil
+        }
+        let components = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if components.contains("..") || path.contains("\\..") {
+            problems.append(Problem(entry, "unsafe-path", "a .. component leads outside the bag"))
+            return nil
+        }
+        return components.filter { $0 != "." }
+    }
+}
+
+/// Reads a serialized bag (zip, tar, tar.gz, tar.zst) in one streaming pass
+/// through libarchive: nothing is unpacked to disk, and memory holds only
+/// the digests and the small files.
+enum ArchiveCollector {
+    static func collect(_ path: String, limits: VerifyLimits) throws -> (contents: BagContents, top: String?) {
+        let reader = try ArchiveReader(path: path)
+        let fileSize = Int64((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0)
+        var contents = BagContents()
+        var tops: [String] = []
+        var seen = Set<String>()
+        var entries = 0
+        var algorithms: Set<DigestAlgorithm>?
+        var declared = Set<DigestAlgorithm>()
+
+        reading: while true {
+            let entry: ArchiveReader.Entry
+            do {
+                guard let next = try reader.next() else { break }
+                entry = next
+            } catch {
+                contents.problems.append(Problem((path as NSString).lastPathComponent, "truncated", "the archive is damaged or truncated: \(error)"))
+                contents.complete = false
+                break
+            }
+            entries += 1
+            if entries > limits.maxEntries {
+                contents.problems.append(Problem((path as NSString).lastPathComponent, "limits", "more than \(limits.maxEntries) entries; stopped reading (see --max-entries)"))
+                contents.complete = false
+                break
+            }
+            guard let name = entry.path else {
+                let shown = entry.rawPath.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
+                contents.problems.append(Problem(shown, "unsafe-name", "the name is not valid UTF-8"))
+                continue
+            }
+            guard let components = BagContents.safeComponents(name, entry: name, problems: &contents.problems) else { continue }
+            guard let top = components.first else { continue }
+            if !tops.contains(top) { tops.append(top) }
+            if let target = entry.hardlinkTarget {
+                contents.problems.append(Problem(name, "unsafe-entry", "a hard link (to \(target)); a bag holds regular files only"))
+                continue
+            }
+            switch entry.fileType {
+            case 0o040000:
+                continue
+            case 0o100000:
+                break
+            case 0o120000:
+                contents.problems.append(Problem(name, "unsafe-entry", "a symbolic link; a bag holds regular files only"))
+                continue
+            default:
+                contents.problems.append(Problem(name, "unsafe-entry", "a device, FIFO or socket; a bag holds regular files only"))
+                continue
+            }
+            let normal = components.joined(separator: "/")
+            if !seen.insert(normal).inserted {
+                contents.problems.append(Problem(name, "duplicate-entry", "the archive holds this path more than once"))
+                continue
+            }
+            guard components.count > 1 else {
+                contents.problems.append(Problem(name, "top-folder", "a file beside the bag's top folder; everything belongs inside it"))
+                continue
+            }
+            let relative = components.dropFirst().joined(separator: "/")
+            if let size = entry.size, size > limits.maxEntryBytes {
+                contents.problems.append(Problem(name, "limits", "claims \(size) bytes, over the \(limits.maxEntryBytes) byte limit for one entry (see --max-entry-bytes)"))
+                contents.complete = false
+                break reading
+            }
+            if BagContents.isTagFile(relative), components.count == 2,
+               let algorithm = manifestAlgorithm(relative, prefix: "manifest-") {
+                declared.insert(algorithm)
+            }
+            let wanted: Set<DigestAlgorithm>
+            if BagContents.isTagFile(relative) {
+                wanted = Set(DigestAlgorithm.allCases)
+            } else {
+                if algorithms == nil { algorithms = declared.isEmpty ? Set(DigestAlgorithm.allCases) : declared }
+                wanted = algorithms!
+            }
+            let hashers = wanted.map { ($0, Digest($0)) }
+            let keep = BagContents.keepsData(relative, size: entry.size ?? 0)
+            var data = keep ? Data() : nil
+            var size: Int64 = 0
+            var stop: Problem?
+            do {
+                try reader.readData { chunk in
+                    for (_, hasher) in hashers { hasher.update(chunk) }
+                    size += Int64(chunk.count)
+                    if data != nil {
+                        if size <= 64 << 20 { data!.append(contentsOf: chunk) } else { data = nil }
+                    }
+                    let total = contents.bytes + size
+                    if size > limits.maxEntryBytes {
+                        stop = Problem(name, "limits", "unpacks to more than \(limits.maxEntryBytes) bytes (see --max-entry-bytes)")
+                    } else if total > limits.maxTotalBytes {
+                        stop = Problem(name, "limits", "the archive unpacks to more than \(limits.maxTotalBytes) bytes (see --max-bytes)")
+                    } else if total > 16 << 20, fileSize > 0, Double(total) / Double(fileSize) > limits.maxRatio {
+                        stop = Problem(name, "limits", "unpacks to over \(Int(limits.maxRatio)) times the archive's size: a decompression bomb? (see --max-ratio)")
+                    }
+                    if stop != nil { throw CancellationError() }
+                }
+            } catch is CancellationError {
+                contents.problems.append(stop!)
+                contents.complete = false
+                break reading
+            } catch {
+                contents.problems.append(Problem(name, "truncated", "cannot read the entry's data: \(error)"))
+                contents.complete = false
+                break reading
+            }
+            contents.bytes += size
+            var digests: [DigestAlgorithm: String] = [:]
+            for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
+            contents.files[relative] = BagFile(path: relative, size: size, digests: digests, data: data)
+        }
+        if tops.count > 1 {
+            contents.problems.append(Problem((path as NSString).lastPathComponent, "top-folder",
+                                             "holds \(tops.count) top folders (\(tops.prefix(5).joined(separator: ", "))); a serialized bag has exactly one"))
+        }
+        return (contents, tops.first)
+    }
+
+    static func manifestAlgorithm(_ name: String, prefix: String) -> DigestAlgorithm? {
+        guard name.hasPrefix(prefix), name.hasSuffix(".txt") else { return nil }
+        return DigestAlgorithm(rawValue: String(name.dropFirst(prefix.count).dropLast(4)))
+    }
+}
+
+/// Reads an unpacked bag folder: tag files first, then the payload hashed
+/// on every core with just the algorithms its manifests use.
+enum FolderCollector {
+    static func collect(_ root: URL, limits: VerifyLimits) -> BagContents {
+        var contents = BagContents()
+        var paths: [String] = []
+        let base = root.standardizedFileURL.path
+        if let enumerator = FileManager.default.enumerator(atPath: base) {
+            for case let relative as String in enumerator {
+                let full = base + "/" + relative
+                guard let attributes = try? FileManager.default.attributesOfItem(atPath: full),
+                      let type = attributes[.type] as? FileAttributeType else { continue }
+                if type == .typeDirectory { continue }
+                if type == .typeSymbolicLink {
+                    contents.problems.append(Problem(relative, "unsafe-entry", "a symbolic link; a bag holds regular files only"))
+                    continue
+                }
+                if type != .typeRegular {
+                    contents.problems.append(Problem(relative, "unsafe-entry", "a device, FIFO or socket; a bag holds regular files only"))
+                    continue
+                }
+                if relative.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                    contents.problems.append(Problem(relative, "unsafe-name", "the name holds control characters"))
+                    continue
+                }
+                paths.append(relative)
+            }
+        }
+        if paths.count > limits.maxEntries {
+            contents.problems.append(Problem(root.lastPathComponent, "limits", "more than \(limits.maxEntries) files (see --max-entries)"))
+            contents.complete = false
+            return contents
+        }
+        let declared = Set(paths.filter { !$0.contains("/") }.compactMap { ArchiveCollector.manifestAlgorithm($0, prefix: "manifest-") })
+        let payloadAlgorithms = declared.isEmpty ? Set(DigestAlgorithm.allCases) : declared
+        let all = paths
+        let results = LockedArray<BagFile?>(repeating: nil, count: all.count)
+        DispatchQueue.concurrentPerform(iterations: all.count) { index in
+            let path = all[index]
+            let url = root.appendingPathComponent(path)
+            let wanted = BagContents.isTagFile(path) ? Set(DigestAlgorithm.allCases) : payloadAlgorithms
+            guard let handle = FileHandle(forReadingAtPath: url.path) else { return }
+            defer { try? handle.close() }
+            let hashers = wanted.map { ($0, Digest($0)) }
+            let expected = Int64((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0)
+            var size: Int64 = 0
+            var data: Data? = BagContents.keepsData(path, size: expected) ? Data() : nil
+            while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                for (_, hasher) in hashers { hasher.update(chunk) }
+                size += Int64(chunk.count)
+                if data != nil { data!.append(chunk) }
+                if size > 64 << 20 { data = nil }
+            }
+            var digests: [DigestAlgorithm: String] = [:]
+            for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
+            results[index] = BagFile(path: path, size: size, digests: digests, data: data)
+        }
+        for (index, file) in results.values.enumerated() {
+            if let file {
+                contents.files[file.path] = file
+                contents.bytes += file.size
+            } else {
+                contents.problems.append(Problem(paths[index], "unreadable", "cannot read the file"))
+            }
+        }
+        return contents
+    }
+}

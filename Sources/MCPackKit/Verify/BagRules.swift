@@ -1,0 +1,207 @@
+import Foundation
+
+/// RFC 8493 (BagIt 1.0, and the 0.9x drafts where they differ): the
+/// declaration, every manifest line, completeness, fixity and the Oxum.
+/// A problem found never stops the checks that follow.
+enum BagRules {
+    static let versions = ["1.0", "0.97", "0.96", "0.95", "0.94", "0.93"]
+    static let hexLength: [DigestAlgorithm: Int] = [.md5: 32, .sha1: 40, .sha256: 64, .sha512: 128]
+
+    static func check(_ bag: BagContents) -> [Problem] {
+        var problems: [Problem] = []
+        let version = declaration(bag, &problems)
+        let payload = bag.files.keys.filter { $0.hasPrefix("data/") }
+        let payloadSet = Set(payload)
+
+        let manifestNames = bag.files.keys.filter { !$0.contains("/") && $0.hasPrefix("manifest-") && $0.hasSuffix(".txt") }.sorted()
+        if manifestNames.isEmpty {
+            problems.append(Problem("manifest-*.txt", "manifest", "the bag has no payload manifest"))
+        }
+        for name in manifestNames {
+            guard let algorithm = ArchiveCollector.manifestAlgorithm(name, prefix: "manifest-") else {
+                problems.append(Problem(name, "manifest", "an algorithm mcpack cannot check (md5, sha1, sha256, sha512 are); its entries were not verified", severity: .warning))
+                continue
+            }
+            let entries = parseManifest(bag, name: name, algorithm: algorithm, version: version, problems: &problems)
+            for path in entries.keys.sorted() where !path.hasPrefix("data/") {
+                problems.append(Problem(name, "manifest-path", "lists \(path), which is not under data/"))
+            }
+            for path in payload.sorted() where entries[path] == nil {
+                problems.append(Problem(path, "complete", "not listed in \(name)"))
+            }
+            for (path, expected) in entries.sorted(by: { $0.key < $1.key }) where path.hasPrefix("data/") {
+                guard payloadSet.contains(path) else {
+                    problems.append(Problem(path, "missing", "listed in \(name) but not in the bag"))
+                    continue
+                }
+                fixity(bag.files[path]!, expected: expected, algorithm: algorithm, manifest: name, &problems)
+            }
+        }
+
+        let tagManifests = bag.files.keys.filter { !$0.contains("/") && $0.hasPrefix("tagmanifest-") && $0.hasSuffix(".txt") }.sorted()
+        for name in tagManifests {
+            guard let algorithm = ArchiveCollector.manifestAlgorithm(name, prefix: "tagmanifest-") else {
+                problems.append(Problem(name, "tagmanifest", "an algorithm mcpack cannot check; its entries were not verified", severity: .warning))
+                continue
+            }
+            let entries = parseManifest(bag, name: name, algorithm: algorithm, version: version, problems: &problems)
+            for (path, expected) in entries.sorted(by: { $0.key < $1.key }) {
+                if path.hasPrefix("tagmanifest-") {
+                    problems.append(Problem(name, "tagmanifest", "lists \(path); a tag manifest lists tag files, not tag manifests", severity: .warning))
+                    continue
+                }
+                if path.hasPrefix("data/") {
+                    problems.append(Problem(name, "tagmanifest", "lists the payload file \(path)"))
+                    continue
+                }
+                guard let file = bag.files[path] else {
+                    problems.append(Problem(path, "missing", "listed in \(name) but not in the bag"))
+                    continue
+                }
+                fixity(file, expected: expected, algorithm: algorithm, manifest: name, &problems)
+            }
+        }
+
+        oxum(bag, payload: payload, &problems)
+        collisions(payload, &problems)
+        return problems
+    }
+
+    /// bagit.txt: the version and the tag file encoding.
+    private static func declaration(_ bag: BagContents, _ problems: inout [Problem]) -> String? {
+        guard let data = bag.files["bagit.txt"]?.data else {
+            problems.append(Problem("bagit.txt", "bagit-txt", "missing; every bag starts with its declaration"))
+            return nil
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        let labels = parseLabels(text)
+        let version = labels.first { $0.0 == "BagIt-Version" }?.1
+        if let version {
+            if !versions.contains(version) {
+                problems.append(Problem("bagit.txt", "bagit-txt", "BagIt-Version \(version) is not one mcpack knows (\(versions.joined(separator: ", ")))", severity: .warning))
+            }
+        } else {
+            problems.append(Problem("bagit.txt", "bagit-txt", "no BagIt-Version line"))
+        }
+        if let encoding = labels.first(where: { $0.0 == "Tag-File-Character-Encoding" })?.1 {
+            if encoding.uppercased() != "UTF-8" {
+                problems.append(Problem("bagit.txt", "bagit-txt", "tag files are \(encoding); mcpack reads them as UTF-8", severity: .warning))
+            }
+        } else {
+            problems.append(Problem("bagit.txt", "bagit-txt", "no Tag-File-Character-Encoding line"))
+        }
+        if labels.count > 2 || text.hasPrefix("\u{FEFF}") {
+            problems.append(Problem("bagit.txt", "bagit-txt", "holds more than the two declaration lines", severity: .warning))
+        }
+        return version
+    }
+
+    /// `Label: value` lines; a line starting with whitespace continues the last.
+    static func parseLabels(_ text: String) -> [(String, String)] {
+        var labels: [(String, String)] = []
+        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            if let first = line.first, first == " " || first == "\t", !labels.isEmpty {
+                labels[labels.count - 1].1 += " " + line.trimmingCharacters(in: .whitespaces)
+            } else if let colon = line.firstIndex(of: ":") {
+                labels.append((line[..<colon].trimmingCharacters(in: .whitespaces),
+                               line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+            }
+        }
+        return labels
+    }
+
+    /// `<checksum> <path>` lines, checked one by one.
+    private static func parseManifest(_ bag: BagContents, name: String, algorithm: DigestAlgorithm, version: String?,
+                                      problems: inout [Problem]) -> [String: String] {
+        guard let data = bag.files[name]?.data, let text = String(data: data, encoding: .utf8) else {
+            problems.append(Problem(name, "manifest", "cannot be read as UTF-8 text"))
+            return [:]
+        }
+        var entries: [String: String] = [:]
+        var starred = 0
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = String(raw)
+            if line.hasSuffix("\r") { line.removeLast() }
+            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            guard let space = line.firstIndex(where: { $0 == " " || $0 == "\t" }) else {
+                problems.append(Problem(name, "manifest", "line \(index + 1): expected \"<checksum> <path>\""))
+                continue
+            }
+            let checksum = line[..<space].lowercased()
+            var path = String(line[space...].drop { $0 == " " || $0 == "\t" })
+            if path.hasPrefix("*") {
+                path.removeFirst()
+                starred += 1
+            }
+            if version == nil || version == "1.0" {
+                path = path.replacingOccurrences(of: "%0A", with: "\n", options: .caseInsensitive)
+                    .replacingOccurrences(of: "%0D", with: "\r", options: .caseInsensitive)
+                    .replacingOccurrences(of: "%25", with: "%")
+            }
+            if path.hasPrefix("./") { path.removeFirst(2) }
+            guard checksum.count == hexLength[algorithm], checksum.allSatisfy(\.isHexDigit) else {
+                problems.append(Problem(name, "manifest", "line \(index + 1): \"\(checksum.prefix(20))\" is not a \(algorithm.rawValue) checksum"))
+                continue
+            }
+            var ignored: [Problem] = []
+            guard let components = BagContents.safeComponents(path, entry: name, problems: &ignored), !components.isEmpty else {
+                problems.append(Problem(name, "unsafe-path", "line \(index + 1): \(path.debugDescription) leads outside the bag"))
+                continue
+            }
+            let normal = components.joined(separator: "/")
+            if let earlier = entries[normal] {
+                problems.append(earlier == checksum
+                    ? Problem(name, "manifest", "line \(index + 1): \(normal) is listed twice", severity: .warning)
+                    : Problem(name, "manifest", "line \(index + 1): \(normal) is listed twice with different checksums"))
+                continue
+            }
+            entries[normal] = checksum
+        }
+        if starred > 0 {
+            problems.append(Problem(name, "manifest", "\(starred) line\(starred == 1 ? "" : "s") with md5sum's \"*\" binary marker; read as part of the separator", severity: .warning))
+        }
+        return entries
+    }
+
+    private static func fixity(_ file: BagFile, expected: String, algorithm: DigestAlgorithm, manifest: String, _ problems: inout [Problem]) {
+        guard let actual = file.digests[algorithm] else {
+            problems.append(Problem(file.path, "fixity", "not checked against \(manifest): that manifest came after the file in the archive", severity: .warning))
+            return
+        }
+        if actual != expected {
+            problems.append(Problem(file.path, "fixity", "\(algorithm.rawValue) \(actual.prefix(16))... does not match \(manifest) (\(expected.prefix(16))...): the file is damaged"))
+        }
+    }
+
+    /// Payload-Oxum is a quick sum; a mismatch is reported and the file by
+    /// file checks above still say which files are wrong.
+    private static func oxum(_ bag: BagContents, payload: [String], _ problems: inout [Problem]) {
+        guard let data = bag.files["bag-info.txt"]?.data else { return }
+        let labels = parseLabels(String(decoding: data, as: UTF8.self))
+        guard let value = labels.first(where: { $0.0 == "Payload-Oxum" })?.1 else { return }
+        let parts = value.split(separator: ".")
+        guard parts.count == 2, let octets = Int64(parts[0]), let count = Int(parts[1]) else {
+            problems.append(Problem("bag-info.txt", "payload-oxum", "\"\(value)\" is not <bytes>.<files>"))
+            return
+        }
+        let actualOctets = payload.reduce(Int64(0)) { $0 + (bag.files[$1]?.size ?? 0) }
+        if octets != actualOctets || count != payload.count {
+            problems.append(Problem("bag-info.txt", "payload-oxum", "says \(octets) bytes in \(count) files; the payload holds \(actualOctets) bytes in \(payload.count) files"))
+        }
+    }
+
+    /// Names that differ only by case collide on macOS and Windows file
+    /// systems. (Names that differ only by Unicode normalisation are equal
+    /// Swift strings, so the readers already report them as duplicates.)
+    private static func collisions(_ payload: [String], _ problems: inout [Problem]) {
+        var byCase: [String: String] = [:]
+        for path in payload.sorted() {
+            let folded = path.lowercased()
+            if let other = byCase[folded] {
+                problems.append(Problem(path, "name-collision", "differs from \(other) only by case", severity: .warning))
+            } else {
+                byCase[folded] = path
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// One finding of `mcpack verify`: where, which rule, what.
+public struct Problem: Sendable, Codable, Equatable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Codable { case error, warning }
+
+    /// The entry (path inside the bag) or file the problem is about.
+    public var path: String
+    /// A stable short name, e.g. `fixity`, `unsafe-path`, `pyramid-complete`.
+    public var rule: String
+    public var message: String
+    public var severity: Severity
+
+    public init(_ path: String, _ rule: String, _ message: String, severity: Severity = .error) {
+        self.path = path
+        self.rule = rule
+        self.message = message
+        self.severity = severity
+    }
+
+    public var description: String { "\(path): \(rule): \(message)" }
+}
+
+/// The limits that stop a decompression bomb, each an option of verify.
+/// The defaults pass a 2 GB bundle of tens of thousands of tiles.
+public struct VerifyLimits: Sendable {
+    /// Total bytes of all entries once unpacked.
+    public var maxTotalBytes: Int64 = 8 << 30
+    /// Bytes of any one entry.
+    public var maxEntryBytes: Int64 = 2 << 30
+    public var maxEntries: Int = 1_000_000
+    /// Unpacked bytes per byte of archive, checked once past 16 MB unpacked.
+    public var maxRatio: Double = 200
+
+    public init() {}
+}

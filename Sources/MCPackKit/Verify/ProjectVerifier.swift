@@ -1,0 +1,73 @@
+import Foundation
+
+/// `mcpack verify` in a project: every input checked as build checks it,
+/// and this version's archive verified and compared with the inputs, so a
+/// stale archive is not handed over.
+public enum ProjectVerifier {
+    public static func verify(configPath: String, limits: VerifyLimits = VerifyLimits()) throws -> VerifyReport {
+        let started = Date()
+        let sink = DiagnosticSink()
+        guard let project = Project.load(configPath: configPath, sink: sink) else { throw InputError(sink.all) }
+        let context = GatherContext(project: project, sink: sink)
+        let sources = Builder.check(context)
+        var problems = sink.all.map { diagnostic in
+            Problem(diagnostic.line.map { "\(diagnostic.file):\($0)" } ?? diagnostic.file, "input",
+                    (diagnostic.key.map { "\($0): " } ?? "") + diagnostic.message,
+                    severity: diagnostic.severity == .error ? .error : .warning)
+        }
+
+        let archive = Builder.archiveURL(project)
+        let shown = Builder.display(archive)
+        guard FileManager.default.fileExists(atPath: archive.path) else {
+            problems.append(Problem(shown, "archive-missing", "version \(project.config.version) has not been built; run `mcpack build`"))
+            return VerifyReport(target: project.configDisplayPath, problems: problems,
+                                stats: .init(files: 0, bytes: 0, seconds: Date().timeIntervalSince(started)))
+        }
+        let report = try Verifier.verify(archive.path, limits: limits)
+        problems += report.problems.map { problem in
+            var inside = problem
+            inside.path = "\(shown): \(problem.path)"
+            return inside
+        }
+        if report.ok, let built = try? builtInputs(archive.path) {
+            problems += compare(built: built, current: sources, archive: shown)
+        }
+        return VerifyReport(target: project.configDisplayPath, problems: problems,
+                            stats: .init(files: report.stats.files, bytes: report.stats.bytes, seconds: Date().timeIntervalSince(started)))
+    }
+
+    /// The inputs bundle.json recorded, by path.
+    static func builtInputs(_ archive: String) throws -> [String: String] {
+        let reader = try ArchiveReader(path: archive)
+        while let entry = try reader.next() {
+            guard let path = entry.path, path.hasSuffix("/data/bundle.json"), path.split(separator: "/").count == 3 else { continue }
+            var data = Data()
+            try reader.readData { data.append(contentsOf: $0) }
+            let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let inputs = root?["inputs"] as? [[String: Any]] ?? []
+            return Dictionary(inputs.compactMap { input in
+                guard let path = input["path"] as? String, let sha = input["sha256"] as? String else { return nil }
+                return (path, sha)
+            }, uniquingKeysWith: { first, _ in first })
+        }
+        return [:]
+    }
+
+    static func compare(built: [String: String], current: [SourceFile], archive: String) -> [Problem] {
+        var problems: [Problem] = []
+        let now = Dictionary(current.map { ($0.path, $0.sha256) }, uniquingKeysWith: { first, _ in first })
+        for path in Set(built.keys).union(now.keys).sorted() {
+            switch (built[path], now[path]) {
+            case let (then?, now?) where then != now:
+                problems.append(Problem(path, "archive-stale", "changed since \(archive) was built; bump the version and build again"))
+            case (nil, _?):
+                problems.append(Problem(path, "archive-stale", "is an input now but was not when \(archive) was built"))
+            case (_?, nil):
+                problems.append(Problem(path, "archive-stale", "was an input of \(archive) but is no longer"))
+            default:
+                break
+            }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+public struct VerifyReport: Sendable, Encodable {
+    public struct Stats: Sendable, Encodable {
+        public var files: Int
+        public var bytes: Int64
+        public var seconds: Double
+    }
+
+    public var ok: Bool { !problems.contains { $0.severity == .error } }
+    public var target: String
+    public var problems: [Problem]
+    public var stats: Stats
+
+    enum CodingKeys: String, CodingKey { case ok, target, problems, stats }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ok, forKey: .ok)
+        try container.encode(target, forKey: .target)
+        try container.encode(problems, forKey: .problems)
+        try container.encode(stats, forKey: .stats)
+    }
+}
+
+/// `mcpack verify PATH`: an archive or an unpacked bag, checked with
+/// nothing but itself: safety, BagIt validity, the checksum file beside it,
+/// and mcpack's content rules.
+public enum Verifier {
+    /// Throws only when PATH cannot be verified at all (missing, not an
+    /// archive): that is exit 2, not a finding.
+    public static func verify(_ path: String, limits: VerifyLimits = VerifyLimits()) throws -> VerifyReport {
+        let started = Date()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw FileError(path: path, message: "no such file or folder")
+        }
+        var contents: BagContents
+        var problems: [Problem] = []
+        if isDirectory.boolValue {
+            contents = FolderCollector.collect(URL(fileURLWithPath: path), limits: limits)
+        } else {
+            // The .sha256 beside the archive is checked on another core while
+            // this one streams the entries.
+            let checksum = ChecksumFile(archive: path)
+            let group = DispatchGroup()
+            let found = LockedArray<Problem?>(repeating: nil, count: 1)
+            if let checksum {
+                DispatchQueue.global().async(group: group) { found[0] = checksum.check() }
+            }
+            let collected: (contents: BagContents, top: String?)
+            do {
+                collected = try ArchiveCollector.collect(path, limits: limits)
+            } catch {
+                group.wait()
+                throw FileError(path: path, message: "not a zip or tar archive mcpack can read (\(error))")
+            }
+            group.wait()
+            contents = collected.contents
+            if let problem = found[0] { problems.append(problem) }
+            let stem = (path as NSString).lastPathComponent
+            let expectedTop = [".zip", ".tar.gz", ".tar.zst", ".tgz", ".tar"].first { stem.hasSuffix($0) }.map { String(stem.dropLast($0.count)) }
+            if let top = collected.top, let expectedTop, top != expectedTop {
+                problems.append(Problem(top + "/", "top-folder", "the top folder should be named like the archive, \(expectedTop)/", severity: .warning))
+            }
+        }
+        problems = contents.problems + problems
+        if contents.complete || !contents.files.isEmpty {
+            problems += BagRules.check(contents)
+            problems += ContentRules.check(contents)
+        }
+        return VerifyReport(
+            target: path, problems: problems,
+            stats: .init(files: contents.files.count, bytes: contents.bytes, seconds: Date().timeIntervalSince(started)))
+    }
+}
+
+/// `<archive>.sha256` in the format `sha256sum -c` reads.
+struct ChecksumFile {
+    let archive: String
+    let path: String
+    let expected: String?
+
+    init?(archive: String) {
+        let path = archive + ".sha256"
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        self.archive = archive
+        self.path = path
+        let text = String(decoding: data, as: UTF8.self)
+        let name = (archive as NSString).lastPathComponent
+        expected = text.split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            let file = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "*"))
+            return file == name ? String(parts[0]).lowercased() : nil
+        }.first
+    }
+
+    func check() -> Problem? {
+        let name = (path as NSString).lastPathComponent
+        guard let expected else {
+            return Problem(name, "archive-checksum", "does not list \((archive as NSString).lastPathComponent)")
+        }
+        guard let (actual, _) = try? Digest.hexOfFile(URL(fileURLWithPath: archive)) else {
+            return Problem(name, "archive-checksum", "cannot read the archive to check it")
+        }
+        return actual == expected ? nil : Problem((archive as NSString).lastPathComponent, "archive-checksum",
+                                                  "SHA-256 \(actual.prefix(16))... does not match \(name) (\(expected.prefix(16))...)")
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import MCPackKit
+
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check an archive, an unpacked bag, or (with no argument) the project, before handover.",
+        discussion: """
+            With ARCHIVE (a zip, tar, tar.gz or tar.zst, or an unpacked bag folder): \
+            streams it once, never unpacking to disk, and checks safety (absolute or .. \
+            paths, links, devices, duplicate entries, bad names, more than one top folder, \
+            size, count and compression-ratio limits), BagIt validity (bagit.txt, every \
+            manifest line, completeness, every checksum, Payload-Oxum), the <archive>.sha256 \
+            beside it, and, for bundles mcpack made, that tiles, icons, categories and \
+            clauses agree.
+
+            With no argument, in a project: checks every input as build does, then \
+            verifies this version's archive and says which inputs changed since it was built.
+
+            Prints every problem as `entry: rule: message`. Exit 0 valid (warnings \
+            allowed), 1 problems found, 2 could not verify.
+            """)
+
+    @Argument(help: ArgumentHelp("An archive or an unpacked bag folder. Omit to verify the project.", valueName: "archive"))
+    var archive: String?
+
+    @OptionGroup var project: ProjectOptions
+
+    @Option(name: .customLong("max-bytes"), help: "Refuse an archive that unpacks to more bytes than this.")
+    var maxBytes: Int64 = VerifyLimits().maxTotalBytes
+
+    @Option(name: .customLong("max-entry-bytes"), help: "Refuse an entry larger than this many bytes.")
+    var maxEntryBytes: Int64 = VerifyLimits().maxEntryBytes
+
+    @Option(name: .customLong("max-entries"), help: "Refuse an archive with more entries than this.")
+    var maxEntries: Int = VerifyLimits().maxEntries
+
+    @Option(name: .customLong("max-ratio"), help: "Refuse an archive that unpacks to more than this many times its size.")
+    var maxRatio: Double = VerifyLimits().maxRatio
+
+    func run() throws {
+        let console = Console(json: project.json)
+        var limits = VerifyLimits()
+        limits.maxTotalBytes = maxBytes
+        limits.maxEntryBytes = maxEntryBytes
+        limits.maxEntries = maxEntries
+        limits.maxRatio = maxRatio
+        let report: VerifyReport
+        do {
+            report = try archive.map { try Verifier.verify($0, limits: limits) }
+                ?? ProjectVerifier.verify(configPath: project.config, limits: limits)
+        } catch {
+            throw console.fail(error)
+        }
+        if console.json {
+            console.emit(report)
+        } else {
+            for problem in report.problems {
+                let label = problem.severity == .error ? console.paint("error:", "1;31") : console.paint("warning:", "1;33")
+                let line = "\(label) \(problem)"
+                if problem.severity == .warning { console.err(line) } else { console.out(line) }
+            }
+            let errors = report.problems.filter { $0.severity == .error }.count
+            let warnings = report.problems.count - errors
+            let size = "\(report.stats.files) files, \(formatBytes(Int(report.stats.bytes)))"
+            if errors == 0 {
+                console.out("\(console.paint("valid", "1;32")): \(report.target) (\(size)\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : ""))")
+            } else {
+                console.out("\(console.paint("invalid", "1;31")): \(report.target): \(errors) problem\(errors == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "") (\(size))")
+            }
+        }
+        if !report.ok { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+@testable import MCPackKit
+import Testing
+
+/// Builds a bundle, damages it one way at a time, and checks that verify
+/// says exactly what and where, with the right exit status.
+@Suite struct VerifyTests {
+    static let name = "test-bundle-1.0.0"
+
+    /// A built bundle's entries, in archive order.
+    static func builtEntries(_ project: TestProject) throws -> [(String, Data)] {
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let reader = try ArchiveReader(path: project.url("dist/\(name).zip").path)
+        var entries: [(String, Data)] = []
+        while let entry = try reader.next() {
+            var data = Data()
+            try reader.readData { data.append(contentsOf: $0) }
+            entries.append((entry.path!, data))
+        }
+        return entries
+    }
+
+    /// Writes entries as a zip with the kit's own writer.
+    static func write(_ entries: [(String, Data)], to url: URL) throws {
+        let writer = try ArchiveWriter(path: url.path, format: .zip)
+        for (path, data) in entries {
+            try writer.add(path: path, data: data, mtime: Builder.defaultSourceDate, compress: true)
+        }
+        try writer.close()
+    }
+
+    static func verify(_ path: URL, in project: TestProject, _ extra: [String] = []) throws -> RunResult {
+        try MCPackBinary.run(["verify", path.path] + extra, in: project.root)
+    }
+
+    @Test func aFreshBuildVerifiesClean() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        let result = try Self.verify(project.url("dist/\(Self.name).zip"), in: project, ["--json"])
+        #expect(result.status == 0, "\(result.stdout)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["ok"] as? Bool == true)
+        #expect((json["problems"] as? [Any])?.isEmpty == true)
+        #expect(((json["stats"] as? [String: Any])?["files"] as? Int ?? 0) > 50)
+        // and the unpacked folder too
+        let unpack = project.url("unpacked")
+        try FileManager.default.createDirectory(at: unpack, withIntermediateDirectories: true)
+        try MCPackBinary.tool("python3", ["-m", "zipfile", "-e", project.url("dist/\(Self.name).zip").path, "."], in: unpack)
+        let folder = try Self.verify(unpack.appendingPathComponent(Self.name), in: project)
+        #expect(folder.status == 0, "\(folder.stdout)")
+    }
+
+    struct Damage: Sendable, CustomTestStringConvertible {
+        var name: String
+        var change: @Sendable (inout [(String, Data)]) -> Void
+        /// (entry, rule) pairs the report must hold.
+        var expect: [(String, String)]
+        var testDescription: String { name }
+    }
+
+    static let damages: [Damage] = [
+        Damage(name: "a byte flipped in a tile", change: { entries in
+            let i = entries.firstIndex { $0.0.hasSuffix("master_files/10/1_1.jpeg") }!
+            entries[i].1[entries[i].1.count / 2] ^= 0x01
+        }, expect: [("data/document/master_files/10/1_1.jpeg", "fixity")]),
+        Damage(name: "a byte flipped in a manifest line", change: { entries in
+            let i = entries.firstIndex { $0.0.hasSuffix("/manifest-sha256.txt") }!
+            entries[i].1[3] = entries[i].1[3] == 0x30 ? 0x31 : 0x30
+        }, expect: [("manifest-sha256.txt", "fixity"), ("data/HANDOVER.md", "fixity")]),
+        Damage(name: "a byte flipped in a tag file", change: { entries in
+            let i = entries.firstIndex { $0.0.hasSuffix("/bag-info.txt") }!
+            entries[i].1[0] = 0x58
+        }, expect: [("bag-info.txt", "fixity")]),
+        Damage(name: "an entry removed", change: { entries in
+            entries.removeAll { $0.0.hasSuffix("data/categories/2.png") }
+        }, expect: [("data/categories/2.png", "missing"), ("bag-info.txt", "payload-oxum"), ("data/categories/2.png", "categories-match")]),
+        Damage(name: "a tile removed", change: { entries in
+            entries.removeAll { $0.0.hasSuffix("master_files/9/1_0.jpeg") }
+        }, expect: [("data/document/master_files/9/1_0.jpeg", "missing"), ("data/document/master_files/9/1_0.jpeg", "pyramid-complete")]),
+        Damage(name: "an entry added", change: { entries in
+            entries.append(("\(VerifyTests.name)/data/extra.txt", Data("hello".utf8)))
+        }, expect: [("data/extra.txt", "complete"), ("bag-info.txt", "payload-oxum")]),
+        Damage(name: "an entry duplicated", change: { entries in
+            let i = entries.firstIndex { $0.0.hasSuffix("data/clauses.json") }!
+            entries.append(entries[i])
+        }, expect: [("\(VerifyTests.name)/data/clauses.json", "duplicate-entry")]),
+        Damage(name: "an absolute path", change: { entries in
+            entries.append(("/etc/evil", Data("x".utf8)))
+        }, expect: [("/etc/evil", "unsafe-path")]),
+        Damage(name: "a .. component", change: { entries in
+            entries.append(("\(VerifyTests.name)/../../evil", Data("x".utf8)))
+        }, expect: [("\(VerifyTests.name)/../../evil", "unsafe-path")]),
+        Damage(name: "a control character in a name", change: { entries in
+            entries.append(("\(VerifyTests.name)/data/bell\u{7}.txt", Data("x".utf8)))
+        }, expect: [("\(VerifyTests.name)/data/bell\u{7}.txt", "unsafe-name")]),
+        Damage(name: "a second top folder", change: { entries in
+            entries.append(("other/data/x.txt", Data("x".utf8)))
+        }, expect: [("\(VerifyTests.name).zip", "top-folder")]),
+        Damage(name: "wrong Payload-Oxum and two corrupt files", change: { entries in
+            for suffix in ["data/categories/1.png", "data/clauses.json"] {
+                let i = entries.firstIndex { $0.0.hasSuffix(suffix) }!
+                entries[i].1[entries[i].1.count - 2] ^= 0x20
+            }
+            let i = entries.firstIndex { $0.0.hasSuffix("/bag-info.txt") }!
+            let text = String(decoding: entries[i].1, as: UTF8.self)
+            entries[i].1 = Data(text.replacingOccurrences(of: "Payload-Oxum: ", with: "Payload-Oxum: 9").utf8)
+        }, expect: [("bag-info.txt", "payload-oxum"), ("data/categories/1.png", "fixity"), ("data/clauses.json", "fixity")]),
+    ]
+
+    @Test(arguments: damages)
+    func damageIsFoundAndNamed(_ damage: Damage) throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        var entries = try Self.builtEntries(project)
+        damage.change(&entries)
+        let damaged = project.url("damaged/\(Self.name).zip")
+        try FileManager.default.createDirectory(at: damaged.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Self.write(entries, to: damaged)
+        let result = try Self.verify(damaged, in: project, ["--json"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let problems = json["problems"] as? [[String: Any]] ?? []
+        for (path, rule) in damage.expect {
+            #expect(problems.contains { $0["path"] as? String == path && $0["rule"] as? String == rule },
+                    "no \(rule) problem for \(path) in \(problems)")
+        }
+        let text = try Self.verify(damaged, in: project)
+        #expect(text.status == 1)
+        #expect(text.stdout.contains("invalid:"))
+    }
+
+    @Test func aTruncatedArchiveIsInvalid() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        _ = try Self.builtEntries(project)
+        let data = try Data(contentsOf: project.url("dist/\(Self.name).zip"))
+        for format in ["zip", "tar.gz"] {
+            let source = format == "zip" ? data : try {
+                try project.edit("bundle.toml", #"format = "zip""#, #"format = "tar.gz""#)
+                #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+                return try Data(contentsOf: project.url("dist/\(Self.name).tar.gz"))
+            }()
+            let cut = project.url("cut/\(Self.name).\(format)")
+            try FileManager.default.createDirectory(at: cut.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try source.prefix(source.count * 2 / 3).write(to: cut)
+            let result = try Self.verify(cut, in: project)
+            #expect(result.status == 1 || result.status == 2, "\(format): \(result.stdout)\(result.stderr)")
+            #expect(result.status != 0)
+        }
+    }
+
+    @Test func theChecksumFileBesideTheArchiveIsChecked() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        _ = try Self.builtEntries(project)
+        let sums = project.url("dist/\(Self.name).zip.sha256")
+        var text = try String(contentsOf: sums, encoding: .utf8)
+        text = (text.hasPrefix("0") ? "1" : "0") + text.dropFirst()
+        try text.write(to: sums, atomically: true, encoding: .utf8)
+        let result = try Self.verify(project.url("dist/\(Self.name).zip"), in: project)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("\(Self.name).zip: archive-checksum: SHA-256"))
+    }
+
+    /// Entries only a hand-made tar can hold: links, devices, FIFOs, names
+    /// that are not UTF-8, and a decompression bomb.
+    @Test(arguments: [
+        ("symlink", "unsafe-entry", "t = tarfile.TarInfo(top + '/data/link'); t.type = tarfile.SYMTYPE; t.linkname = '/etc/passwd'; tar.addfile(t)"),
+        ("hardlink", "unsafe-entry", "t = tarfile.TarInfo(top + '/data/hard'); t.type = tarfile.LNKTYPE; t.linkname = '/etc/passwd'; tar.addfile(t)"),
+        ("device", "unsafe-entry", "t = tarfile.TarInfo(top + '/data/dev'); t.type = tarfile.CHRTYPE; t.devmajor = 1; t.devminor = 3; tar.addfile(t)"),
+        ("fifo", "unsafe-entry", "t = tarfile.TarInfo(top + '/data/fifo'); t.type = tarfile.FIFOTYPE; tar.addfile(t)"),
+        ("non-UTF-8 name", "unsafe-name", "t = tarfile.TarInfo(top + '/data/bad\\udcff.txt'); t.size = 1; tar.addfile(t, io.BytesIO(b'x'))"),
+        ("bomb", "limits", "t = tarfile.TarInfo(top + '/data/zeros.bin'); t.size = 300 << 20; tar.addfile(t, Zeros(t.size))"),
+    ])
+    func unsafeTarEntriesAreReported(_ kind: String, _ rule: String, _ code: String) throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        _ = try Self.builtEntries(project)
+        let unpack = project.url("unpacked")
+        try FileManager.default.createDirectory(at: unpack, withIntermediateDirectories: true)
+        try MCPackBinary.tool("python3", ["-m", "zipfile", "-e", project.url("dist/\(Self.name).zip").path, "."], in: unpack)
+        let script = """
+            import io, os, sys, tarfile
+            class Zeros(io.RawIOBase):
+                def __init__(self, n): self.n = n
+                def readable(self): return True
+                def readinto(self, b):
+                    k = min(len(b), self.n); b[:k] = bytes(k); self.n -= k; return k
+            top = '\(Self.name)'
+            with tarfile.open(sys.argv[1], 'w:gz', format=tarfile.PAX_FORMAT, encoding='utf-8', errors='surrogateescape') as tar:
+                tar.add(top)
+                \(code)
+            """
+        try script.write(to: project.url("make.py"), atomically: true, encoding: .utf8)
+        let archive = project.url("\(Self.name).tar.gz")
+        let made = try MCPackBinary.tool("python3", [project.url("make.py").path, archive.path], in: unpack)
+        #expect(made.status == 0, "\(made.stdout)")
+        let result = try Self.verify(archive, in: project, ["--json"])
+        #expect(result.status == 1, "\(kind): \(result.stdout)\(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let problems = json?["problems"] as? [[String: Any]] ?? []
+        #expect(problems.contains { $0["rule"] as? String == rule && ($0["path"] as? String)?.contains("data/") == true },
+                "\(kind): \(problems)")
+        #expect(!FileManager.default.fileExists(atPath: "/etc/evil"))
+    }
+
+    /// A bag made by bagit.py (the reference tool), serialized with tar,
+    /// verifies clean: the same rules hold for bags mcpack did not make.
+    @Test func aBagitPyBagVerifiesClean() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-bagit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bag = folder.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: bag.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try Data("first".utf8).write(to: bag.appendingPathComponent("a.txt"))
+        try Data("second 100%".utf8).write(to: bag.appendingPathComponent("sub/b c.txt"))
+        let made = try MCPackBinary.tool("bagit.py", ["--sha256", "--md5", "--contact-name", "Test", "photos"], in: folder)
+        #expect(made.status == 0, "bagit.py: \(made.stdout)")
+        let tar = try MCPackBinary.tool("tar", ["-czf", "photos.tar.gz", "photos"], in: folder)
+        #expect(tar.status == 0)
+        let result = try MCPackBinary.run(["verify", "photos.tar.gz"], in: folder)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let unpacked = try MCPackBinary.run(["verify", "photos"], in: folder)
+        #expect(unpacked.status == 0, "\(unpacked.stdout)\(unpacked.stderr)")
+        // and a damaged one is caught, naming the file
+        try Data("tampered".utf8).write(to: bag.appendingPathComponent("data/sub/b c.txt"))
+        let damaged = try MCPackBinary.run(["verify", "photos"], in: folder)
+        #expect(damaged.status == 1)
+        #expect(damaged.stdout.contains("data/sub/b c.txt: fixity: md5"))
+        #expect(damaged.stdout.contains("data/sub/b c.txt: fixity: sha256"))
+    }
+
+    @Test func notAnArchiveCannotBeVerified() throws {
+        let folder = FileManager.default.temporaryDirectory
+        let file = folder.appendingPathComponent("mcpack-not-\(UUID().uuidString).zip")
+        try Data("this is not an archive".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try MCPackBinary.run(["verify", file.path], in: folder)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("not a zip or tar archive"))
+        let missing = try MCPackBinary.run(["verify", "/nonexistent/x.zip"], in: folder)
+        #expect(missing.status == 2)
+    }
+
+    @Test func projectVerifySaysWhichInputsChanged() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        let before = try MCPackBinary.run(["verify"], in: project.root)
+        #expect(before.status == 1)
+        #expect(before.stdout.contains("archive-missing"))
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        let clean = try MCPackBinary.run(["verify"], in: project.root)
+        #expect(clean.status == 0, "\(clean.stdout)")
+        try project.edit("assets/clauses.toml", "Also still law.", "Also still law, today.")
+        let stale = try MCPackBinary.run(["verify"], in: project.root)
+        #expect(stale.status == 1)
+        #expect(stale.stdout.contains("assets/clauses.toml: archive-stale: changed since dist/test-bundle-1.0.0.zip was built"))
+        try project.edit("assets/clauses.toml", ##""#1E3A8B""##, #""blue""#)
+        let bad = try MCPackBinary.run(["verify"], in: project.root)
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("clause \"40\".colour"))
+    }
+}

@@ -1,0 +1,298 @@
+#!/usr/bin/env bash
+# The benchmark behind `make bench`: mcpack against the pipeline of tools a
+# user would otherwise run, on a full-size Magna Carta master scan.
+#
+#   1. makes (once) a deterministic BENCH_WIDTH x BENCH_HEIGHT parchment-like
+#      master JPEG in bench/cache/ with the vips command-line tool;
+#   2. makes a benchmark project in bench/cache/project/ from the example
+#      project (bundle.toml + assets/), with that master as its document;
+#   3. times with /usr/bin/time -v: a cold mcpack build, a rebuild with
+#      nothing changed, a rebuild after one clause's translation was edited,
+#      and vips dzsave + vips thumbnail + bagit.py + zip + sha256sum;
+#   4. prints a table with the targets and writes it to bench/results.md.
+#
+# It reports, it does not gate: a missed target still exits 0; a command
+# that fails exits non-zero.
+#
+# Environment:
+#   BENCH_WIDTH, BENCH_HEIGHT  master size (default 34000 x 24000); smaller
+#                              for a smoke test, e.g. 4000 x 3000
+#   MCPACK                     the mcpack binary (default .build/release/mcpack,
+#                              built with `swift build -c release --product
+#                              mcpack` if missing)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+width="${BENCH_WIDTH:-34000}"
+height="${BENCH_HEIGHT:-24000}"
+mcpack_default=".build/release/mcpack"
+mcpack="${MCPACK:-$mcpack_default}"
+
+cache="$root/bench/cache"
+logs="$cache/logs"
+results="$root/bench/results.md"
+# Bump when the recipe below changes, so old masters are made again.
+generator_version=1
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+case "$width$height" in *[!0-9]*) die "BENCH_WIDTH and BENCH_HEIGHT must be whole numbers" ;; esac
+[ "$width" -ge 256 ] && [ "$height" -ge 256 ] || die "BENCH_WIDTH and BENCH_HEIGHT must be at least 256"
+
+# --- tools --------------------------------------------------------------
+
+apt_updated=0
+apt_install() {
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  say "installing $* with apt-get"
+  if [ $apt_updated = 0 ]; then
+    $sudo apt-get update -qq
+    apt_updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+command -v vips >/dev/null 2>&1 || apt_install libvips-tools
+[ -x /usr/bin/time ] || apt_install time
+command -v zip >/dev/null 2>&1 || apt_install zip
+command -v sha256sum >/dev/null 2>&1 || apt_install coreutils
+fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf
+[ -f "$fontfile" ] || apt_install fonts-dejavu-core
+if ! command -v bagit.py >/dev/null 2>&1; then
+  command -v python3 >/dev/null 2>&1 || apt_install python3 python3-pip
+  say "installing bagit (bagit.py) from PyPI"
+  python3 -m pip install --quiet --disable-pip-version-check bagit 2>/dev/null \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages bagit
+  hash -r
+  command -v bagit.py >/dev/null 2>&1 || die "bagit.py is still not on PATH after installing bagit"
+fi
+
+if [ ! -x "$mcpack" ]; then
+  [ "$mcpack" = "$mcpack_default" ] || die "MCPACK=$mcpack is not an executable file"
+  say "building mcpack (swift build -c release --product mcpack)"
+  swift build -c release --product mcpack
+fi
+if [ -n "$(find Sources Package.swift -newer "$mcpack" -type f 2>/dev/null | head -n 1)" ]; then
+  say "warning: $mcpack is older than Sources/; run \`make build\` to time the current code"
+fi
+mkdir -p "$cache" "$logs"
+# Time a private copy: others may rebuild .build/release/mcpack meanwhile.
+cp -f "$mcpack" "$cache/mcpack"
+mcpack_bin="$cache/mcpack"
+
+# Fields of /usr/bin/time -v's report in $logs/NAME.time.
+wall_seconds() {
+  sed -n 's/^[[:space:]]*Elapsed (wall clock) time.*): //p' "$logs/$1.time" \
+    | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f", s }'
+}
+rss_mb() {
+  sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$logs/$1.time" \
+    | awk '{ printf "%.1f", $1 / 1024 }'
+}
+
+# --- 1. the master --------------------------------------------------------
+
+master="$cache/master-${width}x${height}.jpg"
+stamp="$cache/master-${width}x${height}.done"
+
+stamp_field() { sed -n "s/^$1=//p" "$stamp"; }
+
+generate_master() {
+  local work="$cache/gen-${width}x${height}"
+  rm -rf "$work" "$master" "$stamp"
+  mkdir -p "$work"
+  local tw=2000 th=1500 scale=128
+  # One 2000 x 1500 tile of writing on parchment ...
+  local latin="Johannes Dei gratia rex Anglie, dominus Hibernie, dux Normannie et Aquitannie, et comes Andegavie, archiepiscopis, episcopis, abbatibus, comitibus, baronibus, justiciariis, forestariis, vicecomitibus, prepositis, ministris et omnibus ballivis et fidelibus suis salutem. Sciatis nos intuitu Dei et pro salute anime nostre et omnium antecessorum et heredum nostrorum, ad honorem Dei et exaltationem sancte Ecclesie, et emendationem regni nostri, per consilium venerabilium patrum nostrorum."
+  local text="" i
+  for i in 1 2 3 4 5 6 7; do text="$text$latin "; done
+  (
+    cd "$work"
+    vips text text.v "$text" --font "DejaVu Serif 30" --fontfile "$fontfile" \
+      --width 1900 --justify --dpi 72 --spacing 14
+    vips embed text.v mask0.v 48 38 $tw $th              # crops what does not fit
+    vips gaussblur mask0.v mask1.v 0.6                   # a little ink bleed
+    vips cast mask1.v mask.v uchar
+    vips black black.v $tw $th --bands 3
+    vips linear black.v paper0.v "1 1 1" "226 208 172" --uchar
+    vips linear black.v ink.v "1 1 1" "58 40 28" --uchar
+    vips gaussnoise grain0.v $tw $th --mean 0 --sigma 9 --seed 11
+    vips gaussblur grain0.v grain.v 0.7                  # fibre-like grain
+    vips add paper0.v grain.v paper1.v
+    vips cast paper1.v paper.v uchar
+    vips ifthenelse mask.v ink.v paper.v tile.v --blend
+    # ... low-frequency mottling, made small and scaled up ...
+    local mw=$(( width / scale + 3 )) mh=$(( height / scale + 3 ))
+    vips gaussnoise mottle0.v $mw $mh --mean 0 --sigma 40 --seed 23
+    vips gaussblur mottle0.v mottle1.v 1.5
+    vips cast mottle1.v mottle.v char
+    # ... both at full size: the tile repeated, the mottling on top.
+    vips embed tile.v full.v 0 0 "$width" "$height" --extend repeat
+    vips affine mottle.v mottle-full.v "$scale 0 0 $scale" \
+      --oarea "0 0 $width $height" --interpolate bilinear
+    vips add full.v mottle-full.v "master.jpg[Q=85,strip]"
+  )
+  mv "$work/master.jpg" "$master"
+  rm -rf "$work"
+}
+
+if [ -f "$master" ] && [ -f "$stamp" ] && [ "$(stamp_field generator)" = "$generator_version" ]; then
+  say "master $master already made (stamp $stamp)"
+else
+  say "making the ${width} x ${height} master (once; kept in bench/cache/)"
+  export width height cache master stamp fontfile
+  /usr/bin/time -v -o "$logs/generate.time" \
+    bash -c "set -euo pipefail; $(declare -f generate_master); generate_master" \
+    || { cat "$logs/generate.time" >&2; die "making the master failed"; }
+  {
+    echo "generator=$generator_version"
+    echo "size=${width}x${height}"
+    echo "sha256=$(sha256sum "$master" | cut -d' ' -f1)"
+    echo "bytes=$(stat -c %s "$master")"
+    echo "seconds=$(wall_seconds generate)"
+    echo "peak_rss_kb=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$logs/generate.time")"
+  } >"$stamp.tmp"
+  mv "$stamp.tmp" "$stamp"
+fi
+
+# --- 2. the project -------------------------------------------------------
+
+project="$cache/project"
+rm -rf "$project"
+mkdir -p "$project/assets/document"
+for item in icon launch categories clauses.toml; do
+  cp -R "$root/assets/$item" "$project/assets/$item"
+done
+ln -f "$master" "$project/assets/document/master.jpg" 2>/dev/null \
+  || cp "$master" "$project/assets/document/master.jpg"
+grep -q '^image = ' "$root/bundle.toml" || die "bundle.toml has no 'image = ' line to point at the master"
+sed 's|^image = "[^"]*"|image = "assets/document/master.jpg"|' "$root/bundle.toml" >"$project/bundle.toml"
+
+# --- 3. the timings -------------------------------------------------------
+
+# timed NAME COMMAND...: runs it under /usr/bin/time -v, output in $logs/NAME.*
+timed() {
+  local name="$1"; shift
+  say "timing $name"
+  if ! /usr/bin/time -v -o "$logs/$name.time" "$@" >"$logs/$name.out" 2>"$logs/$name.err"; then
+    say "$name failed; its output:"
+    tail -n 40 "$logs/$name.out" "$logs/$name.err" >&2
+    grep -i 'exit status' "$logs/$name.time" >&2 || true
+    exit 1
+  fi
+}
+json_field() { # NAME KEY: a string or number field of mcpack's --json line
+  sed -n "s/.*\"$2\" *: *\"\{0,1\}\([^\",}]*\).*/\1/p" "$logs/$1.out" | head -n 1
+}
+
+rm -rf "$project/.mcpack-cache" "$project/out" "$project/out-edit"
+
+# a. cold
+timed mcpack-cold bash -c "cd '$project' && exec '$mcpack_bin' build --json --output out"
+# b. nothing changed, same output
+timed mcpack-nochange bash -c "cd '$project' && exec '$mcpack_bin' build --json --output out"
+# c. one clause's translation edited; a fresh output folder, so no --overwrite
+clauses="$project/assets/clauses.toml"
+awk '
+  /^id = "1"$/ { in_clause = 1 }
+  in_clause && prev ~ /^translation = """\\$/ && !done { sub(/^  /, "  Benchmark edit: "); done = 1 }
+  { print; prev = $0 }
+' "$root/assets/clauses.toml" >"$clauses"
+cmp -s "$root/assets/clauses.toml" "$clauses" && die "could not edit clause 1's translation in $clauses"
+timed mcpack-edit bash -c "cd '$project' && exec '$mcpack_bin' build --json --output out-edit"
+
+# d. the pipeline a user would otherwise run
+icon="$project/assets/icon/AppIcon-1024.png"
+pipe="$cache/pipeline"
+rm -rf "$pipe"
+mkdir -p "$pipe"
+timed pipeline bash -c '
+  set -euo pipefail
+  master="$1" icon="$2" pipe="$3"
+  mkdir -p "$pipe/magna-carta/document" "$pipe/magna-carta/icon"
+  vips dzsave "$master" "$pipe/magna-carta/document/pyramid" \
+    --tile-size 254 --overlap 1 --suffix ".jpg[Q=85]"
+  n=0
+  for px in 20 40 29 58 40 80 76 152 167 1024; do
+    n=$((n + 1))
+    vips thumbnail "$icon" "$pipe/magna-carta/icon/icon-$n-$px.png" "$px"
+  done
+  bagit.py --quiet --sha256 --processes "$(nproc)" "$pipe/magna-carta"
+  cd "$pipe"
+  zip -q -r -0 magna-carta.zip magna-carta
+  sha256sum magna-carta.zip >magna-carta.zip.sha256
+' pipeline "$master" "$icon" "$pipe"
+pipeline_zip_bytes=$(stat -c %s "$pipe/magna-carta.zip")
+pipeline_files=$(find "$pipe/magna-carta/data" -type f | wc -l)
+rm -rf "$pipe"
+
+# --- 4. the report --------------------------------------------------------
+
+for run in mcpack-cold mcpack-nochange mcpack-edit pipeline; do
+  printf -v "wall_${run//-/_}" '%s' "$(wall_seconds "$run")"
+  printf -v "rss_${run//-/_}" '%s' "$(rss_mb "$run")"
+done
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "inf" }'; }
+verdict() { awk -v v="$1" -v t="$2" 'BEGIN { print (v != "inf" && v + 0 <= t + 0) ? "PASS" : "FAIL" }'; }
+
+cold_vs_pipe=$(ratio "$wall_mcpack_cold" "$wall_pipeline")
+nochange_vs_cold=$(ratio "$wall_mcpack_nochange" "$wall_mcpack_cold")
+edit_vs_cold=$(ratio "$wall_mcpack_edit" "$wall_mcpack_cold")
+max_rss=$(printf '%s\n' "$rss_mcpack_cold" "$rss_mcpack_nochange" "$rss_mcpack_edit" | sort -g | tail -n 1)
+
+cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+[ -n "$cpu_model" ] || cpu_model=$(uname -m)
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ "$commit" != unknown ] && [ -n "$(git -C "$root" status --porcelain -- Sources Package.swift 2>/dev/null)" ]; then
+  commit="$commit (with uncommitted changes to Sources/ or Package.swift)"
+fi
+mcpack_version=$("$mcpack_bin" --version 2>/dev/null || echo unknown)
+vips_version=$(vips --version)
+master_bytes=$(stat -c %s "$master")
+gen_seconds=$(stamp_field seconds)
+gen_rss=$(stamp_field peak_rss_kb | awk '{ printf "%.1f", $1 / 1024 }')
+
+outcome_cold=$(json_field mcpack-cold outcome)
+outcome_nochange=$(json_field mcpack-nochange outcome)
+outcome_edit=$(json_field mcpack-edit outcome)
+
+report() {
+  echo "# mcpack benchmark"
+  echo
+  echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+  echo "- machine: $(nproc) cores ($cpu_model), $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) memory"
+  echo "- mcpack: $mcpack_version, commit $commit"
+  echo "- libvips: $vips_version"
+  echo "- master: ${width} x ${height} px JPEG Q85, $master_bytes bytes (made in $gen_seconds s wall, peak RSS $gen_rss MB)"
+  echo "- mcpack archive: $(json_field mcpack-cold files) files, $(json_field mcpack-cold bytes) bytes; pipeline zip: $pipeline_files payload files, $pipeline_zip_bytes bytes"
+  echo "- outcomes: cold $outcome_cold, no-change $outcome_nochange, one-clause $outcome_edit"
+  echo
+  echo "| run | wall s | peak RSS MB |"
+  echo "| --- | ---: | ---: |"
+  echo "| mcpack cold build | $wall_mcpack_cold | $rss_mcpack_cold |"
+  echo "| pipeline (vips dzsave + thumbnail, bagit.py, zip, sha256sum) | $wall_pipeline | $rss_pipeline |"
+  echo "| mcpack rebuild, nothing changed | $wall_mcpack_nochange | $rss_mcpack_nochange |"
+  echo "| mcpack rebuild, one clause edited | $wall_mcpack_edit | $rss_mcpack_edit |"
+  echo
+  echo "| measure | value | target | result |"
+  echo "| --- | ---: | ---: | --- |"
+  echo "| cold / pipeline wall | $cold_vs_pipe | <= 0.8 | $(verdict "$cold_vs_pipe" 0.8) |"
+  echo "| mcpack peak RSS (max of its 3 runs) | $max_rss MB | <= 256 MB | $(verdict "$max_rss" 256) |"
+  echo "| no-change rebuild / cold wall | $nochange_vs_cold | <= 0.05 | $(verdict "$nochange_vs_cold" 0.05) |"
+  echo "| one-clause rebuild / cold wall | $edit_vs_cold | <= 0.05 | $(verdict "$edit_vs_cold" 0.05) |"
+}
+
+report >"$results.tmp"
+mv "$results.tmp" "$results"
+echo
+cat "$results"
+echo
+say "wrote $results; logs in $logs"
+if [ "$outcome_cold" != written ] || [ "$outcome_nochange" != unchanged ] || [ "$outcome_edit" != written ]; then
+  say "note: expected outcomes written / unchanged / written"
+fi
