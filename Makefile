@@ -34,6 +34,7 @@ test:
 demo: build
 	$(RELEASE_BIN) build
 	$(RELEASE_BIN) verify dist/magna-carta-1.0.0.zip
+	$(RELEASE_BIN) drift
 	$(RELEASE_BIN) verify
 	cd dist && if command -v sha256sum >/dev/null; then sha256sum -c *.sha256; else shasum -a 256 -c *.sha256; fi
 

@@ -178,12 +178,17 @@ sed 's|^image = "[^"]*"|image = "assets/document/master.jpg"|' "$root/bundle.tom
 timed() {
   local name="$1"; shift
   say "timing $name"
+  # Other work on the machine skews wall times; the report shows this load.
+  cut -d' ' -f1 /proc/loadavg >"$logs/$name.load"
   if ! /usr/bin/time -v -o "$logs/$name.time" "$@" >"$logs/$name.out" 2>"$logs/$name.err"; then
     say "$name failed; its output:"
     tail -n 40 "$logs/$name.out" "$logs/$name.err" >&2
     grep -i 'exit status' "$logs/$name.time" >&2 || true
     exit 1
   fi
+}
+cpu_seconds() { # user + system
+  awk -F': ' '/User time \(seconds\)|System time \(seconds\)/ { s += $2 } END { printf "%.2f", s }' "$logs/$1.time"
 }
 json_field() { # NAME KEY: a string or number field of mcpack's --json line
   sed -n "s/.*\"$2\" *: *\"\{0,1\}\([^\",}]*\).*/\1/p" "$logs/$1.out" | head -n 1
@@ -235,6 +240,8 @@ rm -rf "$pipe"
 for run in mcpack-cold mcpack-nochange mcpack-edit pipeline; do
   printf -v "wall_${run//-/_}" '%s' "$(wall_seconds "$run")"
   printf -v "rss_${run//-/_}" '%s' "$(rss_mb "$run")"
+  printf -v "cpu_${run//-/_}" '%s' "$(cpu_seconds "$run")"
+  printf -v "load_${run//-/_}" '%s' "$(cat "$logs/$run.load")"
 done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "inf" }'; }
@@ -272,12 +279,12 @@ report() {
   echo "- mcpack archive: $(json_field mcpack-cold files) files, $(json_field mcpack-cold bytes) bytes; pipeline zip: $pipeline_files payload files, $pipeline_zip_bytes bytes"
   echo "- outcomes: cold $outcome_cold, no-change $outcome_nochange, one-clause $outcome_edit"
   echo
-  echo "| run | wall s | peak RSS MB |"
-  echo "| --- | ---: | ---: |"
-  echo "| mcpack cold build | $wall_mcpack_cold | $rss_mcpack_cold |"
-  echo "| pipeline (vips dzsave + thumbnail, bagit.py, zip, sha256sum) | $wall_pipeline | $rss_pipeline |"
-  echo "| mcpack rebuild, nothing changed | $wall_mcpack_nochange | $rss_mcpack_nochange |"
-  echo "| mcpack rebuild, one clause edited | $wall_mcpack_edit | $rss_mcpack_edit |"
+  echo "| run | wall s | peak RSS MB | CPU s (user+sys) | load avg at start |"
+  echo "| --- | ---: | ---: | ---: | ---: |"
+  echo "| mcpack cold build | $wall_mcpack_cold | $rss_mcpack_cold | $cpu_mcpack_cold | $load_mcpack_cold |"
+  echo "| pipeline (vips dzsave + thumbnail, bagit.py, zip, sha256sum) | $wall_pipeline | $rss_pipeline | $cpu_pipeline | $load_pipeline |"
+  echo "| mcpack rebuild, nothing changed | $wall_mcpack_nochange | $rss_mcpack_nochange | $cpu_mcpack_nochange | $load_mcpack_nochange |"
+  echo "| mcpack rebuild, one clause edited | $wall_mcpack_edit | $rss_mcpack_edit | $cpu_mcpack_edit | $load_mcpack_edit |"
   echo
   echo "| measure | value | target | result |"
   echo "| --- | ---: | ---: | --- |"

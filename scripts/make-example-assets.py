@@ -21,6 +21,7 @@ running it twice gives byte-identical files (for the same Pillow, numpy and
 FreeType versions). Needs Python 3.11+ (tomllib), Pillow and numpy.
 """
 
+import shutil
 import subprocess
 import sys
 
@@ -411,6 +412,14 @@ def main():
         p = ASSETS / "categories" / f"{int(cat['icon'])}.png"
         make_category_icon(cat["name"], p)
         written.append(p)
+
+    # The app folder keeps copies of the category icons and the icon master,
+    # as the seeds' Xcode project did; bundle.toml's [[copies]] pairs name
+    # them, so `mcpack drift` has something to check.
+    app = ASSETS.parent / "MagnaCarta" / "Images"
+    app.mkdir(parents=True, exist_ok=True)
+    for source in [icon] + [ASSETS / "categories" / f"{int(c['icon'])}.png" for c in categories]:
+        shutil.copyfile(source, app / source.name)
 
     total = sum(p.stat().st_size for p in written)
     print(f"wrote {len(written)} files to assets/: document/magna-carta.jpg "

@@ -166,3 +166,44 @@ VipsImage *mcvips_srgb(VipsImage *in) {
     g_object_unref(colour);
     return result ? NULL : out;
 }
+
+/* 8-bit sRGB with an alpha band, so an RGB and an RGBA file of the same
+ * picture compare equal. */
+static VipsImage *rgba8(VipsImage *in, VipsObject *scope) {
+    VipsImage **t = (VipsImage **) vips_object_local_array(scope, 3);
+    if (vips_colourspace(in, &t[0], VIPS_INTERPRETATION_sRGB, NULL))
+        return NULL;
+    VipsImage *rgb = t[0];
+    if (!vips_image_hasalpha(rgb)) {
+        if (vips_bandjoin_const1(rgb, &t[1], 255.0, NULL))
+            return NULL;
+        rgb = t[1];
+    }
+    if (vips_cast_uchar(rgb, &t[2], NULL))
+        return NULL;
+    return t[2];
+}
+
+int mcvips_compare(VipsImage *a, VipsImage *b, int *same_size, double *changed, double *mean) {
+    *same_size = a->Xsize == b->Xsize && a->Ysize == b->Ysize;
+    *changed = 0;
+    *mean = 0;
+    if (!*same_size)
+        return 0;
+    VipsObject *scope = VIPS_OBJECT(vips_image_new());
+    VipsImage **t = (VipsImage **) vips_object_local_array(scope, 6);
+    int result = -1;
+    VipsImage *x = rgba8(a, scope), *y = rgba8(b, scope);
+    if (x && y
+        && !vips_subtract(x, y, &t[0], NULL)
+        && !vips_abs(t[0], &t[1], NULL)
+        && !vips_avg(t[1], mean, NULL)
+        && !vips_bandbool(t[1], &t[2], VIPS_OPERATION_BOOLEAN_OR, NULL)
+        && !vips_relational_const1(t[2], &t[3], VIPS_OPERATION_RELATIONAL_MORE, 0.0, NULL)
+        && !vips_avg(t[3], changed, NULL)) {
+        *changed /= 255.0;
+        result = 0;
+    }
+    g_object_unref(scope);
+    return result;
+}

@@ -87,3 +87,30 @@ public enum TilePyramid {
         guard result == 0 else { throw ImagingError("cannot tile \(path)") }
     }
 }
+
+/// How two pictures differ, pixel by pixel.
+public struct PixelDifference: Sendable, Equatable {
+    /// False when the sizes differ; the other fields are then 1 and nil.
+    public var sameSize: Bool
+    /// The fraction of pixels that differ in any band, 0...1.
+    public var changedFraction: Double
+    /// The mean absolute difference per band, 0...255.
+    public var meanDifference: Double
+
+    public var identical: Bool { sameSize && changedFraction == 0 }
+}
+
+extension Image {
+    /// Compares decoded pixels (as 8-bit sRGB with alpha), so a PNG saved
+    /// again at another compression level compares identical.
+    public func pixelDifference(to other: Image) throws -> PixelDifference {
+        var sameSize: Int32 = 0
+        var changed = 0.0
+        var mean = 0.0
+        guard mcvips_compare(pointer, other.pointer, &sameSize, &changed, &mean) == 0 else {
+            throw ImagingError("cannot compare the images")
+        }
+        return sameSize == 0 ? PixelDifference(sameSize: false, changedFraction: 1, meanDifference: 255)
+            : PixelDifference(sameSize: true, changedFraction: changed, meanDifference: mean)
+    }
+}

@@ -76,3 +76,9 @@ VipsImage *mcvips_composite_centre(VipsImage *base, VipsImage *overlay);
 
 /// Converts to 8-bit sRGB with `bands` bands (3 or 4), as icons need.
 VipsImage *mcvips_srgb(VipsImage *in);
+
+/// Compares two images pixel by pixel, after converting both to 8-bit sRGB
+/// with alpha. Sets *same_size to 0 if their sizes differ (nothing else is
+/// computed then); otherwise *changed to the fraction of pixels that differ
+/// in any band and *mean to the mean absolute difference (0...255).
+int mcvips_compare(VipsImage *a, VipsImage *b, int *same_size, double *changed, double *mean);

@@ -2,12 +2,25 @@ import CArchive
 import Foundation
 
 /// Writes a zip, tar.gz or tar.zst through libarchive, the same bytes for
-/// the same entries: fixed times and owners, no host details.
+/// the same entries: fixed times and owners, no host details. The archive
+/// file's own SHA-256 is computed as its bytes go out, so the .sha256 costs
+/// no second read.
 final class ArchiveWriter {
     private let archive: OpaquePointer
     private let format: ArchiveFormat
     private let path: String
+    private let sink: Sink
     private var closed = false
+
+    /// Where libarchive's output goes: the file, and the hash of its bytes.
+    private final class Sink {
+        let fd: Int32
+        let hasher = Digest()
+        var bytes = 0
+        var failure: String?
+
+        init(fd: Int32) { self.fd = fd }
+    }
 
     init(path: String, format: ArchiveFormat) throws {
         // libarchive's zip writer turns times into DOS fields through the
@@ -15,9 +28,15 @@ final class ArchiveWriter {
         setenv("TZ", "UTC0", 1)
         tzset()
         guard let archive = archive_write_new() else { throw FileError(path: path, message: "libarchive: out of memory") }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            archive_write_free(archive)
+            throw FileError(path: path, message: "cannot create: \(String(cString: strerror(errno)))")
+        }
         self.archive = archive
         self.format = format
         self.path = path
+        self.sink = Sink(fd: fd)
         switch format {
         case .zip:
             try check(archive_write_set_format_zip(archive))
@@ -30,12 +49,35 @@ final class ArchiveWriter {
             try check(archive_write_set_format_pax_restricted(archive))
             try check(archive_write_add_filter_zstd(archive))
         }
-        try check(archive_write_open_filename(archive, path))
+        // No padding after the last block: what libarchive's own file
+        // writer does for regular files.
+        archive_write_set_bytes_in_last_block(archive, 1)
+        // Larger blocks, fewer write calls; with no last-block padding the
+        // bytes written are the same.
+        archive_write_set_bytes_per_block(archive, 1 << 20)
+        try check(archive_write_open(archive, Unmanaged.passUnretained(sink).toOpaque(), nil, { _, context, buffer, length in
+            let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
+            let bytes = UnsafeRawBufferPointer(start: buffer, count: length)
+            var offset = 0
+            while offset < length {
+                let n = Foundation.write(sink.fd, bytes.baseAddress! + offset, length - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    sink.failure = String(cString: strerror(errno))
+                    return -1
+                }
+                offset += n
+            }
+            sink.hasher.update(bytes)
+            sink.bytes += length
+            return la_ssize_t(length)
+        }, nil))
     }
 
     deinit {
         if !closed { archive_write_close(archive) }
         archive_write_free(archive)
+        close(sink.fd)
     }
 
     /// Adds a regular file; `compress` chooses deflate or store in a zip
@@ -73,9 +115,12 @@ final class ArchiveWriter {
         }
     }
 
-    func close() throws {
+    /// Finishes the archive; returns its SHA-256 and size.
+    func finish() throws -> (sha256: String, bytes: Int) {
         closed = true
         try check(archive_write_close(archive))
+        guard fsync(sink.fd) == 0 else { throw FileError(path: path, message: "cannot flush to disk: \(String(cString: strerror(errno)))") }
+        return (sink.hasher.finish(), sink.bytes)
     }
 
     private func check(_ status: Int32) throws {
@@ -83,7 +128,7 @@ final class ArchiveWriter {
     }
 
     private func failure() -> FileError {
-        let text = archive_error_string(archive).map { String(cString: $0) } ?? "unknown libarchive error"
+        let text = sink.failure ?? archive_error_string(archive).map { String(cString: $0) } ?? "unknown libarchive error"
         return FileError(path: path, message: text)
     }
 }

@@ -6,20 +6,21 @@ public struct PayloadFile: Sendable {
         case bytes(Data)
         /// Streamed from disk when the archive is written (tiles), so the
         /// whole payload never sits in memory.
-        case file(URL)
+        case file(path: String)
     }
 
     /// The path under data/, `/`-separated: `categories/1.png`.
     public var path: String
     public var source: Source
-    /// The hash when already known (a verified cache entry), so the file is
-    /// not read an extra time; it is still checked while being archived.
-    public var sha256: String?
+    /// The hash and size when already known (a verified cache entry), so
+    /// the file is not read an extra time; it is still checked while being
+    /// archived.
+    public var known: (sha256: String, bytes: Int)?
 
-    public init(path: String, source: Source, sha256: String? = nil) {
+    public init(path: String, source: Source, known: (sha256: String, bytes: Int)? = nil) {
         self.path = path
         self.source = source
-        self.sha256 = sha256
+        self.known = known
     }
 
     public init(path: String, bytes: Data) { self.init(path: path, source: .bytes(bytes)) }
@@ -76,16 +77,10 @@ struct Bag {
 
     /// RFC 8493 §2.1.3: CR, LF and % in a manifest path are percent-encoded.
     static func encodeManifestPath(_ path: String) -> String {
-        path.replacingOccurrences(of: "%", with: "%25")
+        guard path.utf8.contains(where: { $0 == 0x25 || $0 == 0x0A || $0 == 0x0D }) else { return path }
+        return path.replacingOccurrences(of: "%", with: "%25")
             .replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")
-    }
-
-    private static func fileSize(_ url: URL) throws -> Int {
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int else {
-            throw FileError(path: url.path, message: "cannot read")
-        }
-        return size
     }
 
     private static func hashAll(_ files: [PayloadFile]) throws -> [Entry] {
@@ -94,10 +89,10 @@ struct Bag {
             let file = files[index]
             let result = Result<Entry, Error> {
                 let (sha, size): (String, Int)
-                switch (file.source, file.sha256) {
+                switch (file.source, file.known) {
                 case (.bytes(let data), _): (sha, size) = (Digest.hex(data), data.count)
-                case (.file(let url), let known?): (sha, size) = (known, try Self.fileSize(url))
-                case (.file(let url), nil): (sha, size) = try Digest.hexOfFile(url)
+                case (.file, let known?): (sha, size) = known
+                case (.file(let path), nil): (sha, size) = try Digest.hexOfFile(path)
                 }
                 return Entry(path: "data/" + file.path, source: file.source, sha256: sha, size: size, compress: file.compress)
             }

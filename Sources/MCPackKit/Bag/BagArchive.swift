@@ -7,8 +7,10 @@ extension Bag {
         tagFiles.map { ("\(top)/\($0.path)", Digest.hex($0.data)) } + payload.map { ("\(top)/\($0.path)", $0.sha256) }
     }
 
-    /// Serializes the bag into one archive with a single top folder.
-    func write(to path: String, format: ArchiveFormat, mtime: Int) throws {
+    /// Serializes the bag into one archive with a single top folder;
+    /// returns the archive's SHA-256 and size.
+    @discardableResult
+    func write(to path: String, format: ArchiveFormat, mtime: Int) throws -> (sha256: String, bytes: Int) {
         let writer = try ArchiveWriter(path: path, format: format)
         for tag in tagFiles {
             try writer.add(path: "\(top)/\(tag.path)", data: tag.data, mtime: mtime, compress: true)
@@ -18,26 +20,22 @@ extension Bag {
             switch entry.source {
             case .bytes(let data):
                 try writer.add(path: entryPath, data: data, mtime: mtime, compress: entry.compress)
-            case .file(let url):
+            case .file(let path):
                 // Hashed again while copied: a file that changed since it was
                 // hashed would make the manifest lie.
                 let hasher = Digest()
                 try writer.add(path: entryPath, size: entry.size, mtime: mtime, compress: entry.compress) { write in
-                    guard let handle = FileHandle(forReadingAtPath: url.path) else {
-                        throw FileError(path: url.path, message: "cannot open for reading")
-                    }
-                    defer { try? handle.close() }
-                    while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                    try FileChunks.read(path) { chunk in
                         hasher.update(chunk)
-                        try chunk.withUnsafeBytes { try write($0) }
+                        try write(chunk)
                     }
                 }
                 guard hasher.finish() == entry.sha256 else {
-                    throw FileError(path: url.path, message: "changed while the archive was being written; build again")
+                    throw FileError(path: path, message: "changed while the archive was being written; build again")
                 }
             }
         }
-        try writer.close()
+        return try writer.finish()
     }
 
     /// Reads a written archive back and confirms it holds exactly the

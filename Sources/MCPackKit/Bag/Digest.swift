@@ -43,7 +43,20 @@ struct Digest {
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
         EVP_MD_CTX_free(context)
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+        return Self.hexString(digest.prefix(Int(length)))
+    }
+
+    /// Lower-case hex. (String(format:) per byte cost a third of a rebuild's
+    /// time over 17,000 tiles.)
+    static func hexString<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func hex(_ data: Data) -> String {
@@ -53,18 +66,14 @@ struct Digest {
     }
 
     /// Hashes a file in 1 MiB reads; returns the digest and the byte count.
-    static func hexOfFile(_ url: URL) throws -> (sha256: String, bytes: Int) {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw FileError(path: url.path, message: "cannot open for reading")
-        }
-        defer { try? handle.close() }
+    static func hexOfFile(_ path: String) throws -> (sha256: String, bytes: Int) {
         let hasher = Digest()
-        var total = 0
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            hasher.update(chunk)
-            total += chunk.count
-        }
+        let total = try FileChunks.read(path) { hasher.update($0) }
         return (hasher.finish(), total)
+    }
+
+    static func hexOfFile(_ url: URL) throws -> (sha256: String, bytes: Int) {
+        try hexOfFile(url.path)
     }
 }
 

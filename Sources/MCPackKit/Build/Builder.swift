@@ -114,13 +114,12 @@ public enum Builder {
         let removed = OutputFile.removeAbandoned(in: folder)
         let finalURL = archiveURL(project, output: options.output)
         let output = OutputFile(final: finalURL)
-        try bag.write(to: output.temporary.path, format: config.format, mtime: mtime)
+        let (sha256, bytes) = try bag.write(to: output.temporary.path, format: config.format, mtime: mtime)
         try bag.check(archive: output.temporary.path)
         if options.environment["MCPACK_TEST_STOP_BEFORE_COMMIT"] == "1" {
             // Lets a test kill the build at its most delicate moment.
             raise(SIGSTOP)
         }
-        let (sha256, bytes) = try Digest.hexOfFile(output.temporary)
 
         var outcome = BuildResult.Outcome.written
         if FileManager.default.fileExists(atPath: finalURL.path) {

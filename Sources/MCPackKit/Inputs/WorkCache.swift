@@ -28,7 +28,8 @@ struct WorkCache {
 
         /// The entry's files as payload under `prefix` (e.g. "document/").
         func payload(under prefix: String) -> [PayloadFile] {
-            files.map { PayloadFile(path: prefix + $0.path, source: .file(root.appendingPathComponent($0.path)), sha256: $0.sha256) }
+            let base = root.path + "/"
+            return files.map { PayloadFile(path: prefix + $0.path, source: .file(path: base + $0.path), known: ($0.sha256, $0.bytes)) }
         }
     }
 
@@ -67,10 +68,11 @@ struct WorkCache {
             return nil
         }
         let root = entry.appendingPathComponent("files")
+        let base = root.path + "/"
         let bad = LockedArray<String?>(repeating: nil, count: index.files.count)
         DispatchQueue.concurrentPerform(iterations: index.files.count) { i in
             let file = index.files[i]
-            if let (sha, bytes) = try? Digest.hexOfFile(root.appendingPathComponent(file.path)), sha == file.sha256, bytes == file.bytes {
+            if let (sha, bytes) = try? Digest.hexOfFile(base + file.path), sha == file.sha256, bytes == file.bytes {
                 return
             }
             bad[i] = file.path

@@ -222,18 +222,17 @@ enum FolderCollector {
             let path = all[index]
             let url = root.appendingPathComponent(path)
             let wanted = BagContents.isTagFile(path) ? Set(DigestAlgorithm.allCases) : payloadAlgorithms
-            guard let handle = FileHandle(forReadingAtPath: url.path) else { return }
-            defer { try? handle.close() }
             let hashers = wanted.map { ($0, Digest($0)) }
             let expected = Int64((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0)
             var size: Int64 = 0
             var data: Data? = BagContents.keepsData(path, size: expected) ? Data() : nil
-            while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            let read = try? FileChunks.read(url.path) { chunk in
                 for (_, hasher) in hashers { hasher.update(chunk) }
                 size += Int64(chunk.count)
-                if data != nil { data!.append(chunk) }
+                if data != nil { data!.append(contentsOf: chunk) }
                 if size > 64 << 20 { data = nil }
             }
+            guard read != nil else { return }
             var digests: [DigestAlgorithm: String] = [:]
             for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
             results[index] = BagFile(path: path, size: size, digests: digests, data: data)

@@ -16,6 +16,16 @@ public enum ProjectVerifier {
                     severity: diagnostic.severity == .error ? .error : .warning)
         }
 
+        if !project.config.copies.isEmpty {
+            do {
+                for item in try Drift.check(project).items where item.isDrift {
+                    problems.append(Problem(item.copy ?? item.asset ?? "-", "drift", "\(item.status.rawValue)" + (item.detail.map { ": \($0)" } ?? "") + "; run `mcpack drift`"))
+                }
+            } catch {
+                problems.append(Problem(project.configDisplayPath, "drift", "cannot compare the app copies: \(error)"))
+            }
+        }
+
         let archive = Builder.archiveURL(project)
         let shown = Builder.display(archive)
         guard FileManager.default.fileExists(atPath: archive.path) else {

@@ -36,7 +36,7 @@ import Testing
         let file = folder.appendingPathComponent("big.bin")
         try big.write(to: file)
         let bag = try Bag.assemble(top: "t-1", payload: [
-            PayloadFile(path: "big.bin", source: .file(file)),
+            PayloadFile(path: "big.bin", source: .file(path: file.path)),
             PayloadFile(path: "small.txt", bytes: Data("hello".utf8)),
         ], info: [])
         for format in ArchiveFormat.allCases {

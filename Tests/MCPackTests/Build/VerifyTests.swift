@@ -27,7 +27,7 @@ import Testing
         for (path, data) in entries {
             try writer.add(path: path, data: data, mtime: Builder.defaultSourceDate, compress: true)
         }
-        try writer.close()
+        _ = try writer.finish()
     }
 
     static func verify(_ path: URL, in project: TestProject, _ extra: [String] = []) throws -> RunResult {
