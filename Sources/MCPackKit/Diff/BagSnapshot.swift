@@ -1,0 +1,90 @@
+import Foundation
+
+/// What `mcpack diff` needs of one version: the payload manifest, the
+/// bag-info labels and the small data files (bundle.json, clauses.json,
+/// categories.json). Tiles and images are compared by their manifest hashes,
+/// so nothing is decoded and large files are never read.
+struct BagSnapshot {
+    var label: String
+    /// Payload path (under data/) to SHA-256.
+    var manifest: [String: String] = [:]
+    var info: [(String, String)] = []
+    var files: [String: Data] = [:]
+
+    static let wanted: Set<String> = ["bag-info.txt", "manifest-sha256.txt", "data/bundle.json", "data/clauses.json", "data/categories.json"]
+
+    /// Reads an archive (one streaming pass, skipping what it does not need)
+    /// or an unpacked bag folder.
+    static func load(_ path: String, label: String) throws -> BagSnapshot {
+        var snapshot = BagSnapshot(label: label)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw FileError(path: path, message: "no such file or folder")
+        }
+        if isDirectory.boolValue {
+            for name in wanted {
+                if let data = FileManager.default.contents(atPath: (path as NSString).appendingPathComponent(name)) { snapshot.files[name] = data }
+            }
+        } else {
+            let reader: ArchiveReader
+            do { reader = try ArchiveReader(path: path) } catch {
+                throw FileError(path: path, message: "not a zip or tar archive mcpack can read")
+            }
+            while let entry = try reader.next() {
+                guard let name = entry.path, entry.isRegular else { continue }
+                let relative = name.split(separator: "/").dropFirst().joined(separator: "/")
+                guard wanted.contains(relative), (entry.size ?? 0) <= 64 << 20 else { continue }
+                var data = Data()
+                try reader.readData { data.append(contentsOf: $0) }
+                snapshot.files[relative] = data
+            }
+        }
+        guard let manifest = snapshot.files["manifest-sha256.txt"] else {
+            throw FileError(path: path, message: "has no manifest-sha256.txt; not a bag mcpack can compare")
+        }
+        for line in String(decoding: manifest, as: UTF8.self).split(separator: "\n") {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            let file = line[space...].drop { $0 == " " || $0 == "*" }
+            snapshot.manifest[String(file)] = String(line[..<space])
+        }
+        snapshot.info = BagRules.parseLabels(String(decoding: snapshot.files["bag-info.txt"] ?? Data(), as: UTF8.self))
+        return snapshot
+    }
+
+    func json(_ name: String) -> Any? {
+        files[name].flatMap { try? JSONSerialization.jsonObject(with: $0) }
+    }
+}
+
+/// Turns a diff argument into a path: an archive or folder as given, or a
+/// version (`1.2.0`, `v1.2.0`) looked up in the project's output folder.
+public enum DiffTarget {
+    public static func resolve(_ argument: String, configPath: String) throws -> String {
+        if FileManager.default.fileExists(atPath: argument) { return argument }
+        let version = argument.hasPrefix("v") ? String(argument.dropFirst()) : argument
+        guard SemanticVersion(version) != nil else {
+            throw FileError(path: argument, message: "no such file or folder, and not a version such as 1.0.0")
+        }
+        let project = try Project.load(configPath: configPath)
+        let folder = project.outputFolder
+        for format in ArchiveFormat.allCases {
+            let candidate = folder.appendingPathComponent("\(project.config.name)-\(version).\(format.fileExtension)")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
+        }
+        let found = versions(in: folder, name: project.config.name)
+        throw FileError(path: argument, message: "no archive of version \(version) in \(Builder.display(folder)); "
+            + (found.isEmpty ? "it holds no versions of \(project.config.name)" : "versions found: \(found.joined(separator: ", "))"))
+    }
+
+    static func versions(in folder: URL, name: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var versions = Set<String>()
+        for file in names where file.hasPrefix(name + "-") {
+            for format in ArchiveFormat.allCases where file.hasSuffix("." + format.fileExtension) {
+                let version = String(file.dropFirst(name.count + 1).dropLast(format.fileExtension.count + 1))
+                if SemanticVersion(version) != nil { versions.insert(version) }
+            }
+        }
+        return versions.sorted { $0.compare($1, options: .numeric) == .orderedAscending }
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import MCPackKit
+
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Say what changed between two versions, component by component.",
+        discussion: """
+            OLD and NEW are archives, unpacked bags, or versions (1.2.0 or v1.2.0) found in \
+            the output folder of the bundle.toml in use. Compares the manifests and the data \
+            files, without decoding images: clauses (added, removed, and for a changed one \
+            which fields, with a word-level diff of texts and the old and new rectangles), \
+            categories, the document (settings, and tiles added, removed and changed per \
+            level, as counts), icons, launch layers, other files, and metadata (bag-info.txt, \
+            bundle.json, the inputs' hashes).
+
+            Exit 0 identical, 1 different, 2 trouble (missing or unreadable input, unknown \
+            version: the versions found are listed).
+            """)
+
+    @Argument(help: ArgumentHelp("The older archive, bag folder or version.", valueName: "old"))
+    var old: String
+
+    @Argument(help: ArgumentHelp("The newer archive, bag folder or version.", valueName: "new"))
+    var new: String
+
+    @OptionGroup var project: ProjectOptions
+
+    @Flag(help: "Print only the one-line summary.")
+    var stat = false
+
+    @Flag(help: "Verify both first (fixity and safety); refuse to compare a damaged one.")
+    var verify = false
+
+    func run() throws {
+        let console = Console(json: project.json)
+        let report: DiffReport
+        do {
+            let a = try DiffTarget.resolve(old, configPath: project.config)
+            let b = try DiffTarget.resolve(new, configPath: project.config)
+            if verify {
+                for path in [a, b] {
+                    let checked = try Verifier.verify(path)
+                    if !checked.ok {
+                        let first = checked.problems.first { $0.severity == .error }.map { ": \($0)" } ?? ""
+                        throw FileError(path: path, message: "does not verify (\(checked.problems.count) problems\(first)); run `mcpack verify \(path)`")
+                    }
+                }
+            }
+            report = try Differ.diff(a, b)
+        } catch {
+            throw console.fail(error)
+        }
+        if console.json {
+            console.emit(report)
+        } else {
+            console.out(report.summary)
+            if !stat { printGroups(report, console) }
+        }
+        if !report.identical { throw ExitCode(1) }
+    }
+
+    private func printGroups(_ report: DiffReport, _ console: Console) {
+        var component = ""
+        for change in report.changes {
+            if change.component != component {
+                component = change.component
+                console.out(console.paint(component, "1"))
+            }
+            let mark = change.kind == "added" ? console.paint("+", "32") : change.kind == "removed" ? console.paint("-", "31") : console.paint("~", "33")
+            var subject = [change.clause.map { "clause \($0)" }, change.category.map { "category \($0)" }, change.field, change.path]
+                .compactMap { $0 }.joined(separator: " ")
+            if subject.isEmpty { subject = change.kind }
+            var line = "  \(mark) \(subject)"
+            if let detail = change.detail, change.field == "translation" || change.field == "context" || change.field == "title" {
+                line += ": \(detail)"
+            } else {
+                if change.old != nil || change.new != nil {
+                    line += ": \(change.old ?? "(none)") -> \(change.new ?? "(none)")"
+                }
+                if let detail = change.detail { line += " (\(detail))" }
+            }
+            console.out(line)
+        }
+    }
+}

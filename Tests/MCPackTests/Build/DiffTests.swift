@@ -1,0 +1,124 @@
+import Foundation
+import Imaging
+import Testing
+
+/// Pairs of small bundles, one kind of change at a time.
+@Suite struct DiffTests {
+    /// Builds 1.0.0, applies `change`, builds 1.1.0, and diffs them.
+    static func diffAfter(images: Bool = false, _ change: (TestProject) throws -> Void,
+                          extra: [String] = ["--json"]) throws -> (RunResult, [[String: Any]], TestProject) {
+        let project = try TestProject.make(images: images)
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        try change(project)
+        try project.edit("bundle.toml", #"version = "1.0.0""#, #"version = "1.1.0""#)
+        let built = try MCPackBinary.run(["build"], in: project.root)
+        #expect(built.status == 0, "\(built.stderr)")
+        let result = try MCPackBinary.run(["diff", "1.0.0", "v1.1.0"] + extra, in: project.root)
+        var changes: [[String: Any]] = []
+        if extra.contains("--json") {
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            #expect(json["identical"] as? Bool == false)
+            changes = json["changes"] as? [[String: Any]] ?? []
+        }
+        return (result, changes, project)
+    }
+
+    static func has(_ changes: [[String: Any]], _ pairs: [String: String]) -> Bool {
+        changes.contains { change in pairs.allSatisfy { key, value in "\(change[key] ?? "")" == value } }
+    }
+
+    @Test func clauseTextChangeNamesTheClauseAndField() throws {
+        let (result, changes, project) = try Self.diffAfter { try $0.edit("assets/clauses.toml", "Also still law.", "Also still the law today.") }
+        defer { project.destroy() }
+        #expect(result.status == 1)
+        #expect(Self.has(changes, ["component": "clauses", "kind": "changed", "clause": "40", "field": "context"]))
+        let change = changes.first { $0["clause"] as? String == "40" }
+        #expect(change?["detail"] as? String == "Also still [-law.-] {+the law today.+}")
+        #expect(Self.has(changes, ["component": "metadata", "field": "bag-info.txt Bundle-Version", "old": "1.0.0", "new": "1.1.0"]))
+        #expect(Self.has(changes, ["component": "metadata", "field": "input", "path": "assets/clauses.toml"]))
+        #expect(!changes.contains { $0["component"] as? String == "document" }, "no tile changed")
+        let text = try MCPackBinary.run(["diff", "1.0.0", "1.1.0"], in: project.root)
+        #expect(text.stdout.hasPrefix("clauses: 1 changed; files: 2 files; metadata: 5 fields\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("~ clause 40 context: Also still [-law.-] {+the law today.+}"))
+        let stat = try MCPackBinary.run(["diff", "1.0.0", "1.1.0", "--stat"], in: project.root)
+        #expect(stat.stdout == "clauses: 1 changed; files: 2 files; metadata: 5 fields\n")
+    }
+
+    @Test func clausesAddedRemovedAndMoved() throws {
+        let (_, changes, project) = try Self.diffAfter { project in
+            try project.edit("assets/clauses.toml", #"id = "40""#, #"id = "41""#)
+            try project.edit("assets/clauses.toml", "[10, 44, 120, 24]", "[12, 44, 120, 24]")
+        }
+        defer { project.destroy() }
+        #expect(Self.has(changes, ["component": "clauses", "kind": "removed", "clause": "40"]))
+        #expect(Self.has(changes, ["component": "clauses", "kind": "added", "clause": "41"]))
+        #expect(Self.has(changes, ["clause": "39", "field": "overlays", "old": "[10, 20, 300, 24] [10, 44, 120, 24]", "new": "[10, 20, 300, 24] [12, 44, 120, 24]"]))
+    }
+
+    @Test func categoryNameAndIcon() throws {
+        let (_, changes, project) = try Self.diffAfter { project in
+            try project.edit("assets/clauses.toml", #"name = "Key Clauses""#, #"name = "Key""#)
+            try project.edit("assets/clauses.toml", #"categories = ["Key Clauses", "Justice"]"#, #"categories = ["Key", "Justice"]"#)
+            try project.write("assets/categories/2.png", TestProject.icon(12))
+        }
+        defer { project.destroy() }
+        #expect(Self.has(changes, ["component": "categories", "category": "1", "field": "name", "old": "Key Clauses", "new": "Key"]))
+        #expect(Self.has(changes, ["component": "categories", "category": "2", "field": "icon"]))
+        #expect(Self.has(changes, ["component": "clauses", "clause": "39", "field": "categories"]))
+    }
+
+    @Test func documentSettingsAndTilesAsCounts() throws {
+        let (result, changes, project) = try Self.diffAfter { project in
+            try project.edit("bundle.toml", "overlap = 1", "overlap = 1\nquality = 60")
+        }
+        defer { project.destroy() }
+        #expect(result.status == 1)
+        #expect(Self.has(changes, ["component": "document", "field": "quality", "old": "85", "new": "60"]))
+        let tiles = changes.filter { $0["field"] as? String == "tiles" }
+        #expect(tiles.contains { $0["path"] as? String == "level 10" && ($0["detail"] as? String)?.contains("6 changed") == true })
+        #expect(tiles.count <= 11, "one line per level, not per tile")
+    }
+
+    @Test func iconsChanged() throws {
+        let (_, changes, project) = try Self.diffAfter(images: true) { project in
+            try project.write("assets/icon/AppIcon-1024.png", Image.noise(width: 1024, height: 1024, bands: 3, seed: 99).pngData())
+        }
+        defer { project.destroy() }
+        #expect(Self.has(changes, ["component": "icons", "kind": "changed", "path": "data/icons/AppIcon.appiconset/AppIcon-76@2x.png"]))
+        #expect(!changes.contains { $0["component"] as? String == "launch" })
+    }
+
+    @Test func identicalBuildsSayIdentical() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        #expect(try MCPackBinary.run(["build", "--output", "a"], in: project.root).status == 0)
+        #expect(try MCPackBinary.run(["build", "--output", "b"], in: project.root).status == 0)
+        let result = try MCPackBinary.run(["diff", "a/test-bundle-1.0.0.zip", "b/test-bundle-1.0.0.zip"], in: project.root)
+        #expect(result.status == 0)
+        #expect(result.stdout == "identical\n")
+        let json = try MCPackBinary.run(["diff", "a/test-bundle-1.0.0.zip", "b/test-bundle-1.0.0.zip", "--json", "--verify"], in: project.root)
+        #expect(json.status == 0)
+        #expect(json.stdout.contains("\"identical\" : true"))
+    }
+
+    @Test func unknownVersionListsTheVersionsFound() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        let result = try MCPackBinary.run(["diff", "1.0.0", "2.0.0"], in: project.root)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("no archive of version 2.0.0 in dist; versions found: 1.0.0"))
+    }
+
+    @Test func aDamagedArchiveIsRefusedWithVerify() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        var data = try Data(contentsOf: project.url("dist/test-bundle-1.0.0.zip"))
+        data[data.count / 2] ^= 0xFF
+        try data.write(to: project.url("damaged.zip"))
+        let result = try MCPackBinary.run(["diff", "dist/test-bundle-1.0.0.zip", "damaged.zip", "--verify"], in: project.root)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("damaged.zip: does not verify"))
+    }
+}
