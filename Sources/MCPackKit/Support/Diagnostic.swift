@@ -1,3 +1,5 @@
+import Foundation
+
 /// One problem found in a user's input: where it is, what is wrong, and
 /// what would be right. Rendered as `file:line: key: message`.
 public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible, Codable {
@@ -44,17 +46,21 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Collects diagnostics while a loader walks its input.
+/// Collects diagnostics while a loader walks its input; inputs made on
+/// two threads may add at once.
 final class DiagnosticSink: @unchecked Sendable {
-    private(set) var all: [Diagnostic] = []
+    private var items: [Diagnostic] = []
+    private let lock = NSLock()
+
+    var all: [Diagnostic] { lock.withLock { items } }
 
     var hasErrors: Bool { errorCount > 0 }
 
     var errorCount: Int { all.count { $0.severity == .error } }
 
-    func add(_ diagnostic: Diagnostic) { all.append(diagnostic) }
+    func add(_ diagnostic: Diagnostic) { lock.withLock { items.append(diagnostic) } }
 
-    func add(contentsOf other: [Diagnostic]) { all.append(contentsOf: other) }
+    func add(contentsOf other: [Diagnostic]) { lock.withLock { items.append(contentsOf: other) } }
 
     /// Throws everything collected so far if any of it is an error.
     func throwIfErrors() throws {
