@@ -1,12 +1,6 @@
 import Foundation
 
 extension Bag {
-    /// Every entry of the archive, in the order it is written: tag files
-    /// first, so a reader can check the payload while it streams.
-    private var expectedEntries: [(path: String, sha256: String)] {
-        tagFiles.map { ("\(top)/\($0.path)", Digest.hex($0.data)) } + payload.map { ("\(top)/\($0.path)", $0.sha256) }
-    }
-
     /// Serializes the bag into one archive with a single top folder;
     /// returns the archive's SHA-256 and size.
     @discardableResult
@@ -39,25 +33,37 @@ extension Bag {
     }
 
     /// Reads a written archive back and confirms it holds exactly the
-    /// entries of this bag, in order, with their hashes.
+    /// entries of this bag, in order, at their sizes, with the tag files and
+    /// every in-memory file byte for byte. Files streamed from disk were
+    /// hashed as they were written; reading them again would only re-read
+    /// the page cache, at a fifth of a rebuild's time.
     func check(archive path: String) throws {
         let reader = try ArchiveReader(path: path)
-        var expected = expectedEntries[...]
+        var expected = (tagFiles.map { ("\(top)/\($0.path)", $0.data.count, Optional(Digest.hex($0.data))) }
+            + payload.map { entry -> (String, Int, String?) in
+                if case .bytes = entry.source { return ("\(top)/\(entry.path)", entry.size, entry.sha256) }
+                return ("\(top)/\(entry.path)", entry.size, nil)
+            })[...]
         while let entry = try reader.next() {
             guard let want = expected.popFirst() else {
                 throw FileError(path: path, message: "unexpected entry \(entry.path ?? "?") after the last file")
             }
-            guard entry.path == want.path else {
-                throw FileError(path: path, message: "entry \(entry.path ?? "?") where \(want.path) was written")
+            guard entry.path == want.0 else {
+                throw FileError(path: path, message: "entry \(entry.path ?? "?") where \(want.0) was written")
             }
-            let hasher = Digest()
-            try reader.readData { hasher.update($0) }
-            guard hasher.finish() == want.sha256 else {
-                throw FileError(path: path, message: "\(want.path) does not read back as written")
+            if let sha = want.2 {
+                let hasher = Digest()
+                var size = 0
+                try reader.readData { hasher.update($0); size += $0.count }
+                guard size == want.1, hasher.finish() == sha else {
+                    throw FileError(path: path, message: "\(want.0) does not read back as written")
+                }
+            } else if let size = entry.size, size != Int64(want.1) {
+                throw FileError(path: path, message: "\(want.0) reads back as \(size) bytes, not \(want.1)")
             }
         }
         if let missing = expected.first {
-            throw FileError(path: path, message: "\(missing.path) is missing when read back")
+            throw FileError(path: path, message: "\(missing.0) is missing when read back")
         }
     }
 }

@@ -23,7 +23,7 @@ struct SourceFile: Equatable {
 
 /// What the gatherers share while a build checks its inputs: the project,
 /// the diagnostics, and facts one input learns that another needs.
-final class GatherContext: @unchecked Sendable {
+final class GatherContext {
     let project: Project
     let sink: DiagnosticSink
     /// The master image's size, once the document input has read it.
@@ -37,8 +37,6 @@ final class GatherContext: @unchecked Sendable {
     /// Files already read, so the check pass and the make pass share one read.
     private var reads: [String: (Data, SourceFile)] = [:]
     private var hashes: [String: SourceFile] = [:]
-    /// The document is made on its own thread beside the other inputs.
-    private let lock = NSLock()
 
     init(project: Project, sink: DiagnosticSink, events: (@Sendable (BuildEvent) -> Void)? = nil) {
         self.project = project
@@ -61,25 +59,25 @@ final class GatherContext: @unchecked Sendable {
     /// Reads a whole input file once: its bytes serve hashing, checking and
     /// the payload alike.
     func read(_ relativePath: String) -> (data: Data, source: SourceFile)? {
-        if let done = lock.withLock({ reads[relativePath] }) { return done }
+        if let done = reads[relativePath] { return done }
         guard let data = FileManager.default.contents(atPath: project.url(relativePath).path) else {
             problem(relativePath, "cannot read the file")
             return nil
         }
         let result = (data, SourceFile(path: relativePath, sha256: Digest.hex(data), bytes: data.count))
-        lock.withLock { reads[relativePath] = result }
+        reads[relativePath] = result
         return result
     }
 
     /// Hashes a large input (the master) without holding it in memory.
     func hash(_ relativePath: String) -> SourceFile? {
-        if let done = lock.withLock({ hashes[relativePath] }) { return done }
+        if let done = hashes[relativePath] { return done }
         guard let (sha, bytes) = try? Digest.hexOfFile(project.url(relativePath)) else {
             problem(relativePath, "cannot read the file")
             return nil
         }
         let source = SourceFile(path: relativePath, sha256: sha, bytes: bytes)
-        lock.withLock { hashes[relativePath] = source }
+        hashes[relativePath] = source
         return source
     }
 }

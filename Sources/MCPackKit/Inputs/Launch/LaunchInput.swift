@@ -118,23 +118,17 @@ enum LaunchInput: BundleInput {
             "info": ["author": "mcpack", "version": 1],
         ])).write(to: backgroundSet.appendingPathComponent("Contents.json"))
 
-        // Screens are independent: make them on every core.
-        let screens = allScreens
-        let texts = scaledText
-        let failures = LockedArray<Error?>(repeating: nil, count: screens.count)
-        DispatchQueue.concurrentPerform(iterations: screens.count) { index in
-            let screen = screens[index]
-            do {
-                let name = "\(screen.width)x\(screen.height).png"
-                let cover = try srgbBackground.resized(width: screen.width, height: screen.height, crop: true)
-                try cover.pngData(compression: 3).write(to: folder.appendingPathComponent("screens/\(name)"))
-                // The background is opaque, so flattening only drops the alpha band.
-                let preview = try cover.composited(centred: texts[screen.scale]!).flattened(red: 0, green: 0, blue: 0)
-                try preview.pngData(compression: 3).write(to: folder.appendingPathComponent("preview/\(name)"))
-            } catch {
-                failures[index] = error
-            }
+        // One screen at a time: this runs beside the tiling, and two more
+        // full-screen pipelines at once took the build past its memory budget.
+        for screen in allScreens {
+            let name = "\(screen.width)x\(screen.height).png"
+            let cover = try srgbBackground.resized(width: screen.width, height: screen.height, crop: true)
+            let coverPNG = try cover.pngData(compression: 3)
+            try coverPNG.write(to: folder.appendingPathComponent("screens/\(name)"))
+            // From the encoded cover, so the resize is not computed twice. The
+            // background is opaque, so flattening only drops the alpha band.
+            let preview = try Image(data: coverPNG).composited(centred: scaledText[screen.scale]!).flattened(red: 0, green: 0, blue: 0)
+            try preview.pngData(compression: 3).write(to: folder.appendingPathComponent("preview/\(name)"))
         }
-        if let failure = failures.values.compactMap({ $0 }).first { throw failure }
     }
 }
