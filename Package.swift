@@ -39,7 +39,7 @@ let package = Package(
         .target(
             name: "MCPackTemplates",
             path: "Templates",
-            resources: [.copy("bundle"), .copy("init"), .copy("launch")]
+            resources: [.copy("bundle"), .copy("init"), .copy("launch"), .copy("html")]
         ),
 
         // The domain: projects, inputs, the bag, build, verify.

@@ -207,3 +207,20 @@ int mcvips_compare(VipsImage *a, VipsImage *b, int *same_size, double *changed, 
     g_object_unref(scope);
     return result;
 }
+
+VipsImage *mcvips_difference_image(VipsImage *a, VipsImage *b) {
+    VipsObject *scope = VIPS_OBJECT(vips_image_new());
+    VipsImage **t = (VipsImage **) vips_object_local_array(scope, 4);
+    VipsImage *out = NULL;
+    VipsImage *x = rgba8(a, scope), *y = rgba8(b, scope);
+    if (x && y
+        && !vips_subtract(x, y, &t[0], NULL)
+        && !vips_abs(t[0], &t[1], NULL)
+        && !vips_linear1(t[1], &t[2], 4.0, 0.0, NULL)
+        && !vips_extract_band(t[2], &t[3], 0, "n", 3, NULL)
+        && !vips_cast_uchar(t[3], &out, NULL)) {
+        /* out holds references to what it is computed from. */
+    }
+    g_object_unref(scope);
+    return out;
+}

@@ -114,3 +114,19 @@ extension Image {
             : PixelDifference(sameSize: true, changedFraction: changed, meanDifference: mean)
     }
 }
+
+extension Image {
+    /// Where this image and another of the same size differ, brightened so
+    /// small changes show.
+    public func differenceImage(to other: Image) throws -> Image {
+        guard let out = mcvips_difference_image(pointer, other.pointer) else { throw ImagingError("cannot compare the images") }
+        return Image(pointer: out, parents: [self, other])
+    }
+
+    /// A PNG no larger than `side` px either way, for a report page.
+    public func previewPNG(side: Int = 320) throws -> Data {
+        let scale = min(1, Double(side) / Double(max(width, height)))
+        let sized = scale < 1 ? try resized(width: max(1, Int(Double(width) * scale)), height: max(1, Int(Double(height) * scale))) : self
+        return try sized.srgb().pngData()
+    }
+}

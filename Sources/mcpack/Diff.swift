@@ -32,6 +32,9 @@ struct Diff: ParsableCommand {
     @Flag(help: "Verify both first (fixity and safety); refuse to compare a damaged one.")
     var verify = false
 
+    @Option(help: ArgumentHelp("Also write a page for the client: text diffs highlighted, changed icons and launch previews side by side.", valueName: "file"))
+    var html: String?
+
     func run() throws {
         let console = Console(json: project.json)
         let report: DiffReport
@@ -48,6 +51,9 @@ struct Diff: ParsableCommand {
                 }
             }
             report = try Differ.diff(a, b)
+            if let html {
+                try HTMLReports.write(HTMLReports.diff(report, old: a, new: b), to: html)
+            }
         } catch {
             throw console.fail(error)
         }
@@ -56,6 +62,7 @@ struct Diff: ParsableCommand {
         } else {
             console.out(report.summary)
             if !stat { printGroups(report, console) }
+            if let html { console.out("wrote \(html)") }
         }
         if !report.identical { throw ExitCode(1) }
     }

@@ -36,6 +36,9 @@ struct DriftCommand: ParsableCommand {
     @Flag(name: .customLong("remove-orphans"), help: "With --fix, move orphans into the backup folder.")
     var removeOrphans = false
 
+    @Option(help: ArgumentHelp("Also write a page with the drifted pairs side by side and where they differ.", valueName: "file"))
+    var html: String?
+
     func validate() throws {
         if !fix && (prefer != nil || removeOrphans) {
             throw ValidationError("--prefer and --remove-orphans only apply with --fix")
@@ -49,6 +52,9 @@ struct DriftCommand: ParsableCommand {
             report = fix
                 ? try Drift.fix(configPath: project.config, preferAssets: prefer == .assets, removeOrphans: removeOrphans)
                 : try Drift.check(configPath: project.config)
+            if let html {
+                try HTMLReports.write(HTMLReports.drift(report, configPath: project.config), to: html)
+            }
         } catch {
             throw console.fail(error)
         }
@@ -68,6 +74,7 @@ struct DriftCommand: ParsableCommand {
                 console.out(line)
             }
             if let backup = report.backup { console.out("replaced files kept in \(backup)") }
+            if let html { console.out("wrote \(html)") }
             let drifted = report.items.filter { $0.isDrift }.count
             console.out(report.drift ? "\(drifted) of \(report.items.count) not in sync" : "no drift (\(report.items.count) files)")
         }

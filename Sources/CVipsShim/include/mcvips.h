@@ -82,3 +82,7 @@ VipsImage *mcvips_srgb(VipsImage *in);
 /// computed then); otherwise *changed to the fraction of pixels that differ
 /// in any band and *mean to the mean absolute difference (0...255).
 int mcvips_compare(VipsImage *a, VipsImage *b, int *same_size, double *changed, double *mean);
+
+/// A picture of where two same-size images differ: the absolute difference
+/// per band, brightened four times, as 8-bit sRGB without alpha.
+VipsImage *mcvips_difference_image(VipsImage *a, VipsImage *b);

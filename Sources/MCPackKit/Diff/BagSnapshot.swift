@@ -17,28 +17,7 @@ struct BagSnapshot {
     /// or an unpacked bag folder.
     static func load(_ path: String, label: String) throws -> BagSnapshot {
         var snapshot = BagSnapshot(label: label)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw FileError(path: path, message: "no such file or folder")
-        }
-        if isDirectory.boolValue {
-            for name in wanted {
-                if let data = FileManager.default.contents(atPath: (path as NSString).appendingPathComponent(name)) { snapshot.files[name] = data }
-            }
-        } else {
-            let reader: ArchiveReader
-            do { reader = try ArchiveReader(path: path) } catch {
-                throw FileError(path: path, message: "not a zip or tar archive mcpack can read")
-            }
-            while let entry = try reader.next() {
-                guard let name = entry.path, entry.isRegular else { continue }
-                let relative = name.split(separator: "/").dropFirst().joined(separator: "/")
-                guard wanted.contains(relative), (entry.size ?? 0) <= 64 << 20 else { continue }
-                var data = Data()
-                try reader.readData { data.append(contentsOf: $0) }
-                snapshot.files[relative] = data
-            }
-        }
+        snapshot.files = try files(wanted, of: path)
         guard let manifest = snapshot.files["manifest-sha256.txt"] else {
             throw FileError(path: path, message: "has no manifest-sha256.txt; not a bag mcpack can compare")
         }
@@ -49,6 +28,35 @@ struct BagSnapshot {
         }
         snapshot.info = BagRules.parseLabels(String(decoding: snapshot.files["bag-info.txt"] ?? Data(), as: UTF8.self))
         return snapshot
+    }
+
+    /// The named files (paths inside the bag) of an archive or bag folder;
+    /// everything else is skipped unread.
+    static func files(_ wanted: Set<String>, of path: String) throws -> [String: Data] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw FileError(path: path, message: "no such file or folder")
+        }
+        var files: [String: Data] = [:]
+        if isDirectory.boolValue {
+            for name in wanted {
+                if let data = FileManager.default.contents(atPath: (path as NSString).appendingPathComponent(name)) { files[name] = data }
+            }
+            return files
+        }
+        let reader: ArchiveReader
+        do { reader = try ArchiveReader(path: path) } catch {
+            throw FileError(path: path, message: "not a zip or tar archive mcpack can read")
+        }
+        while let entry = try reader.next() {
+            guard let name = entry.path, entry.isRegular else { continue }
+            let relative = name.split(separator: "/").dropFirst().joined(separator: "/")
+            guard wanted.contains(relative), (entry.size ?? 0) <= 64 << 20 else { continue }
+            var data = Data()
+            try reader.readData { data.append(contentsOf: $0) }
+            files[relative] = data
+        }
+        return files
     }
 
     func json(_ name: String) -> Any? {

@@ -88,6 +88,20 @@ import Testing
         #expect(!changes.contains { $0["component"] as? String == "launch" })
     }
 
+    @Test func htmlHighlightsTextAndShowsChangedIcons() throws {
+        let (_, _, project) = try Self.diffAfter(images: true) { project in
+            try project.edit("assets/clauses.toml", "Also still law.", "Also still <b>law</b>.")
+            try project.write("assets/icon/AppIcon-1024.png", Image.noise(width: 1024, height: 1024, bands: 3, seed: 98).pngData())
+        }
+        defer { project.destroy() }
+        let result = try MCPackBinary.run(["diff", "1.0.0", "1.1.0", "--html", "changes.html"], in: project.root)
+        #expect(result.status == 1)
+        let page = try project.read("changes.html")
+        #expect(page.contains("Also still <del>law.</del> <ins>&lt;b&gt;law&lt;/b&gt;.</ins>"))
+        #expect(page.contains("<code>data/icons/AppIcon.appiconset/AppIcon-76@2x.png</code>"))
+        #expect(page.contains("<figcaption>before</figcaption>") && page.contains("<figcaption>after</figcaption>"))
+    }
+
     @Test func identicalBuildsSayIdentical() throws {
         let project = try TestProject.make()
         defer { project.destroy() }

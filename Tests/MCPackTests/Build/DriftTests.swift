@@ -133,6 +133,22 @@ import Testing
         #expect(clean.status == 0, "\(clean.stdout)")
     }
 
+    @Test func htmlShowsDriftedPairsSideBySide() throws {
+        let project = try Self.makeProject()
+        defer { project.destroy() }
+        let before = try Self.snapshot(project)
+        let result = try MCPackBinary.run(["drift", "--html", "report/drift.html"], in: project.root)
+        #expect(result.status == 1)
+        let page = try project.read("report/drift.html")
+        #expect(page.contains("<code>App/Images/3.png</code>"))
+        #expect(page.contains("difference, brightened"))
+        #expect(page.contains("<span class=\"status-same-picture\">same-picture</span> <code>App/Images/2.png</code>"))
+        #expect(page.components(separatedBy: "data:image/png;base64,").count - 1 >= 3 + 2)
+        var after = try Self.snapshot(project)
+        after.removeValue(forKey: "report/drift.html")
+        #expect(after == before, "--html changed a project file")
+    }
+
     @Test func fixOptionsNeedFix() throws {
         let project = try Self.makeProject()
         defer { project.destroy() }
