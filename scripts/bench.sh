@@ -16,7 +16,9 @@
 #
 # Environment:
 #   BENCH_WIDTH, BENCH_HEIGHT  master size (default 34000 x 24000); smaller
-#                              for a smoke test, e.g. 4000 x 3000
+#                              for a smoke test, e.g. 4000 x 3000, but no
+#                              smaller than 4000 x 2800: the example clauses'
+#                              overlay rectangles must fit on the master
 #   MCPACK                     the mcpack binary (default .build/release/mcpack,
 #                              built with `swift build -c release --product
 #                              mcpack` if missing)
@@ -233,7 +235,6 @@ cpu_seconds() { # user + system
 json_field() { # NAME KEY: a string or number field of mcpack's --json line
   sed -n "s/.*\"$2\" *: *\"\{0,1\}\([^\",}]*\).*/\1/p" "$logs/$1.out" | head -n 1
 }
-
 
 # a. cold
 timed mcpack-cold bash -c "cd '$project' && exec '$mcpack_bin' build --json --output out"

@@ -216,7 +216,11 @@ public enum Differ {
         for field in ["width", "height", "sha256", "image", "format"] {
             let a = describe(before[field])
             let b = describe(after[field])
-            if a != b { changes.append(Change("document", "changed", field: field == "sha256" ? "master" : field, old: a, new: b)) }
+            if a != b {
+                let short = field == "sha256"
+                changes.append(Change("document", "changed", field: short ? "master" : field,
+                                      old: short ? String(a.prefix(12)) : a, new: short ? String(b.prefix(12)) : b))
+            }
         }
         let settingsA = before["settings"] as? [String: Any] ?? [:]
         let settingsB = after["settings"] as? [String: Any] ?? [:]
@@ -321,8 +325,10 @@ public enum Differ {
                 let tiles = mine.filter { $0.field == "tiles" }
                 let count = tiles.compactMap(\.detail).flatMap { $0.split(separator: ",") }
                     .compactMap { Int($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") }.reduce(0, +)
-                let settings = mine.count - tiles.count
-                parts.append("document: " + [settings > 0 ? "\(settings) setting\(settings == 1 ? "" : "s")" : nil,
+                let master = mine.contains { $0.field == "master" }
+                let settings = mine.count - tiles.count - (master ? 1 : 0)
+                parts.append("document: " + [master ? "master changed" : nil,
+                                              settings > 0 ? "\(settings) setting\(settings == 1 ? "" : "s")" : nil,
                                               count > 0 ? "\(count) tile\(count == 1 ? "" : "s") in \(tiles.count) level\(tiles.count == 1 ? "" : "s")" : nil]
                     .compactMap { $0 }.joined(separator: ", "))
             default:

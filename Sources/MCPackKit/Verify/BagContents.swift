@@ -30,21 +30,26 @@ struct BagContents {
 
     /// Problems with a path as stored: absolute, `..`, `~user`, drive letters,
     /// control characters. Returns the `/`-separated components if safe.
+    /// Byte-level, without Foundation: it runs once per entry and per
+    /// manifest line, tens of thousands of times in a large bag.
     static func safeComponents(_ path: String, entry: String, problems: inout [Problem]) -> [String]? {
-        if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        let bytes = Array(path.utf8)
+        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
             problems.append(Problem(entry, "unsafe-name", "the name holds control characters"))
             return nil
         }
-        if path.hasPrefix("/") || path.hasPrefix("\\") || path.range(of: "^[A-Za-z]:", options: .regularExpression) != nil {
+        let driveLetter = bytes.count >= 2 && bytes[1] == UInt8(ascii: ":")
+            && ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[0]) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[0]))
+        if bytes.first == UInt8(ascii: "/") || bytes.first == UInt8(ascii: "\\") || driveLetter {
             problems.append(Problem(entry, "unsafe-path", "absolute path; every entry must stay inside the bag"))
             return nil
         }
-        if path.hasPrefix("~") {
+        if bytes.first == UInt8(ascii: "~") {
             problems.append(Problem(entry, "unsafe-path", "a path starting with ~ names another user's home"))
             return nil
         }
         let components = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        if components.contains("..") || path.contains("\\..") {
+        if components.contains(where: { $0 == ".." || $0.hasSuffix("\\..") || $0.hasPrefix("..\\") }) {
             problems.append(Problem(entry, "unsafe-path", "a .. component leads outside the bag"))
             return nil
         }

@@ -113,16 +113,26 @@ enum BagRules {
     /// `<checksum> <path>` lines, checked one by one.
     private static func parseManifest(_ bag: BagContents, name: String, algorithm: DigestAlgorithm, version: String?,
                                       problems: inout [Problem]) -> [String: String] {
-        guard let data = bag.files[name]?.data, let text = String(data: data, encoding: .utf8) else {
+        guard let data = bag.files[name]?.data, String(data: data, encoding: .utf8) != nil else {
             problems.append(Problem(name, "manifest", "cannot be read as UTF-8 text"))
             return [:]
         }
         var entries: [String: String] = [:]
         var starred = 0
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = String(raw)
-            if line.hasSuffix("\r") { line.removeLast() }
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+        // Split on bytes: a manifest of 17,000 lines split as Characters
+        // cost more than hashing the payload.
+        let bytes = Array(data)
+        var lineStart = 0
+        var index = -1
+        while lineStart <= bytes.count {
+            index += 1
+            let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
+            defer { lineStart = lineEnd + 1 }
+            var end = lineEnd
+            if end > lineStart && bytes[end - 1] == 0x0D { end -= 1 }
+            let raw = bytes[lineStart..<end]
+            if raw.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            let line = String(decoding: raw, as: UTF8.self)
             guard let space = line.firstIndex(where: { $0 == " " || $0 == "\t" }) else {
                 problems.append(Problem(name, "manifest", "line \(index + 1): expected \"<checksum> <path>\""))
                 continue
@@ -133,7 +143,7 @@ enum BagRules {
                 path.removeFirst()
                 starred += 1
             }
-            if version == nil || version == "1.0" {
+            if (version == nil || version == "1.0") && path.utf8.contains(UInt8(ascii: "%")) {
                 path = path.replacingOccurrences(of: "%0A", with: "\n", options: .caseInsensitive)
                     .replacingOccurrences(of: "%0D", with: "\r", options: .caseInsensitive)
                     .replacingOccurrences(of: "%25", with: "%")
