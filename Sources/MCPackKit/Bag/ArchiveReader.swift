@@ -22,6 +22,11 @@ final class ArchiveReader {
     let path: String
 
     init(path: String) throws {
+        // With TZ unset, glibc stats /etc/localtime for every zip entry's
+        // DOS time: 17,000 system calls in a large bundle. mcpack never uses
+        // entry times, so pin the zone.
+        setenv("TZ", "UTC0", 1)
+        tzset()
         self.path = path
         archive = archive_read_new()!
         archive_read_support_format_tar(archive)

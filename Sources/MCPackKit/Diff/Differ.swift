@@ -230,19 +230,24 @@ public enum Differ {
             if a != b { changes.append(Change("document", "changed", field: field, old: a, new: b)) }
         }
         // Tiles per level, as counts: a retouched region changes hundreds.
+        // One pass over each manifest, no set of 34,000 paths.
         var levels: [String: (added: Int, removed: Int, changed: Int)] = [:]
-        let tiles = Set(old.manifest.keys).union(new.manifest.keys).filter { $0.hasPrefix("data/document/") && !$0.hasSuffix(".dzi") && !$0.hasSuffix("info.json") }
-        for path in tiles {
+        func isTile(_ path: String) -> Bool {
+            path.hasPrefix("data/document/") && !path.hasSuffix(".dzi") && !path.hasSuffix("info.json")
+        }
+        func level(_ path: String) -> String {
             let parts = path.split(separator: "/")
-            let level = parts.count >= 4 ? String(parts[parts.count - 2]) : "?"
-            var counts = levels[level] ?? (0, 0, 0)
-            switch (old.manifest[path], new.manifest[path]) {
-            case (nil, _?): counts.added += 1
-            case (_?, nil): counts.removed += 1
-            case let (a?, b?) where a != b: counts.changed += 1
-            default: continue
+            return parts.count >= 4 ? String(parts[parts.count - 2]) : "?"
+        }
+        for (path, hash) in old.manifest where isTile(path) {
+            switch new.manifest[path] {
+            case nil: levels[level(path), default: (0, 0, 0)].removed += 1
+            case let other? where other != hash: levels[level(path), default: (0, 0, 0)].changed += 1
+            default: break
             }
-            levels[level] = counts
+        }
+        for path in new.manifest.keys where old.manifest[path] == nil && isTile(path) {
+            levels[level(path), default: (0, 0, 0)].added += 1
         }
         for (level, counts) in levels.sorted(by: { $0.key.compare($1.key, options: .numeric) == .orderedAscending }) {
             let parts = [(counts.added, "added"), (counts.removed, "removed"), (counts.changed, "changed")].filter { $0.0 > 0 }
@@ -257,8 +262,11 @@ public enum Differ {
     static func files(_ old: BagSnapshot, _ new: BagSnapshot) -> [Change] {
         let explained: Set<String> = ["data/bundle.json", "data/clauses.json", "data/categories.json"]
         var changes: [Change] = []
-        for path in Set(old.manifest.keys).union(new.manifest.keys).sorted() {
-            guard !explained.contains(path), !path.hasPrefix("data/document/"), !path.hasPrefix("data/categories/") else { continue }
+        func relevant(_ path: String) -> Bool {
+            !explained.contains(path) && !path.hasPrefix("data/document/") && !path.hasPrefix("data/categories/")
+        }
+        let paths = old.manifest.keys.filter(relevant) + new.manifest.keys.filter { relevant($0) && old.manifest[$0] == nil }
+        for path in paths.sorted() {
             let component = path.hasPrefix("data/icons/") ? "icons" : path.hasPrefix("data/launch/") ? "launch" : "files"
             switch (old.manifest[path], new.manifest[path]) {
             case (nil, _?): changes.append(Change(component, "added", path: path))
