@@ -44,8 +44,6 @@ struct Console {
             if let input = error as? InputError {
                 let count = input.diagnostics.filter { $0.severity == .error }.count
                 err("\(count) problem\(count == 1 ? "" : "s") found; nothing was written.")
-            } else if !(error is FileError || error is InputError) {
-                // message already printed
             }
         }
         return ExitCode(2)

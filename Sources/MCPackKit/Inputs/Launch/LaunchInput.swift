@@ -44,7 +44,7 @@ enum LaunchInput: BundleInput {
         do {
             let (width, height) = textSize(1)
             let storyboard = try TemplateSet.load("launch").render([
-                "title": context.project.config.title, "version": context.project.config.version.text,
+                "title": context.project.config.title,
                 "textWidth": width, "textHeight": height,
                 "textX": (1024 - width) / 2, "textY": (1366 - height) / 2,
                 "backgroundWidth": background.image.width, "backgroundHeight": background.image.height,
