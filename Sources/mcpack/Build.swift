@@ -7,6 +7,8 @@ struct Build: ParsableCommand {
         abstract: "Check every input and write the versioned archive and its .sha256.",
         discussion: """
             Reads bundle.toml, checks every input (all problems are reported at once), \
+            makes the deep-zoom tiles of the master, the app icon sizes and the launch \
+            layers (kept in .mcpack-cache/ so a rebuild does not make them again), \
             and writes <output>/<name>-<version>.<format> with <archive>.sha256 beside it. \
             The archive is a BagIt 1.0 bag in one top folder. The same inputs always give \
             the same bytes; set SOURCE_DATE_EPOCH or [bundle] source_date to choose the \
