@@ -34,7 +34,7 @@ final class ArchiveReader {
         archive_read_support_filter_gzip(archive)
         archive_read_support_filter_zstd(archive)
         // On failure deinit frees the handle (every property is set by now).
-        guard archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK else { throw failure() }
+        guard archive_read_open_filename(archive, path, 1 << 20) == ARCHIVE_OK else { throw failure() }
     }
 
     deinit { archive_read_free(archive) }

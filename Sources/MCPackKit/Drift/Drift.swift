@@ -84,7 +84,7 @@ public enum Drift {
             if !appFolders.contains(pair.app) { appFolders.append(pair.app) }
             let assetURL = project.url(pair.assets)
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: assetURL.path, isDirectory: &isFolder)
+            _ = FileManager.default.fileExists(atPath: assetURL.path, isDirectory: &isFolder)
             let assets: [(asset: String, copy: String)] = isFolder.boolValue
                 ? try files(under: pair.assets, in: project).map { ("\(pair.assets)/\($0)", "\(pair.app)/\($0)") }
                 : [(pair.assets, "\(pair.app)/\((pair.assets as NSString).lastPathComponent)")]

@@ -30,6 +30,23 @@ struct BagContents {
 
     /// Problems with a path as stored: absolute, `..`, `~user`, drive letters,
     /// control characters. Returns the `/`-separated components if safe.
+    /// True for a path that needs no checking beyond this scan and no
+    /// normalising: no control characters or backslashes, no empty, "." or
+    /// ".." component (nor any starting with "."), not absolute, no "~" or
+    /// drive letter. The common case, kept from splitting into components.
+    static func isPlain(_ path: String) -> Bool {
+        var previous: UInt8 = 0x2F
+        var index = 0
+        for byte in path.utf8 {
+            if byte < 0x20 || byte == 0x7F || byte == 0x5C { return false }
+            if previous == 0x2F && (byte == 0x2F || byte == 0x2E || byte == 0x7E) { return false }
+            if index == 1 && byte == 0x3A { return false }
+            previous = byte
+            index += 1
+        }
+        return index > 0 && previous != 0x2F
+    }
+
     /// Byte-level, without Foundation: it runs once per entry and per
     /// manifest line, tens of thousands of times in a large bag.
     static func safeComponents(_ path: String, entry: String, problems: inout [Problem]) -> [String]? {
@@ -92,7 +109,18 @@ enum ArchiveCollector {
                 contents.problems.append(Problem(shown, "unsafe-name", "the name is not valid UTF-8"))
                 continue
             }
-            guard let components = BagContents.safeComponents(name, entry: name, problems: &contents.problems) else { continue }
+            let components: [String]
+            if BagContents.isPlain(name) {
+                // top folder and the rest, without splitting every component
+                if let slash = name.firstIndex(of: "/") {
+                    components = [String(name[..<slash]), String(name[name.index(after: slash)...])]
+                } else {
+                    components = [name]
+                }
+            } else {
+                guard let checked = BagContents.safeComponents(name, entry: name, problems: &contents.problems) else { continue }
+                components = checked
+            }
             guard let top = components.first else { continue }
             if !tops.contains(top) { tops.append(top) }
             if let target = entry.hardlinkTarget {

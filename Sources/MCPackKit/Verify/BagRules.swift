@@ -149,16 +149,22 @@ enum BagRules {
                     .replacingOccurrences(of: "%25", with: "%")
             }
             if path.hasPrefix("./") { path.removeFirst(2) }
-            guard checksum.count == hexLength[algorithm], checksum.allSatisfy(\.isHexDigit) else {
+            guard checksum.utf8.count == hexLength[algorithm],
+                  checksum.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
                 problems.append(Problem(name, "manifest", "line \(index + 1): \"\(checksum.prefix(20))\" is not a \(algorithm.rawValue) checksum"))
                 continue
             }
-            var ignored: [Problem] = []
-            guard let components = BagContents.safeComponents(path, entry: name, problems: &ignored), !components.isEmpty else {
-                problems.append(Problem(name, "unsafe-path", "line \(index + 1): \(path.debugDescription) leads outside the bag"))
-                continue
+            let normal: String
+            if BagContents.isPlain(path) {
+                normal = path
+            } else {
+                var ignored: [Problem] = []
+                guard let components = BagContents.safeComponents(path, entry: name, problems: &ignored), !components.isEmpty else {
+                    problems.append(Problem(name, "unsafe-path", "line \(index + 1): \(path.debugDescription) leads outside the bag"))
+                    continue
+                }
+                normal = components.joined(separator: "/")
             }
-            let normal = components.joined(separator: "/")
             if let earlier = entries[normal] {
                 problems.append(earlier == checksum
                     ? Problem(name, "manifest", "line \(index + 1): \(normal) is listed twice", severity: .warning)
