@@ -1,9 +1,15 @@
 #include "mcvips.h"
 #include <string.h>
 
+static void quiet(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    /* libvips's warnings ("Not enough image data") duplicate the errors
+     * mcpack reports itself, with the file name, from vips_error_buffer. */
+}
+
 int mcvips_init(const char *argv0) {
     if (VIPS_INIT(argv0))
         return -1;
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, quiet, NULL);
     // Bounded memory matters more than re-use here: nothing is computed twice.
     vips_cache_set_max(0);
     return 0;
