@@ -35,11 +35,8 @@ timed() {
   /usr/bin/time -v -o "$logs/$name.time" "$@" >"$logs/$name.out" 2>"$logs/$name.err" || true
   sed -n 's/^[[:space:]]*Exit status: //p' "$logs/$name.time" >"$logs/$name.status"
 }
-wall() {
-  sed -n 's/^[[:space:]]*Elapsed (wall clock) time.*): //p' "$logs/$1.time" \
-    | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f", s }'
-}
-rss() { sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$logs/$1.time" | awk '{ printf "%.1f", $1 / 1024 }'; }
+# shellcheck source=scripts/bench-lib.sh
+. "$root/scripts/bench-lib.sh"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r != "n/a" && r <= t) ? "PASS" : "FAIL" }'; }
 status() { cat "$logs/$1.status"; }
@@ -126,16 +123,16 @@ report() {
   echo "| run | wall s | peak RSS MB |"
   echo "| --- | ---: | ---: |"
   for run in verify-mcpack verify-sha256sum verify-bagit diff-mcpack diff-rq; do
-    echo "| $run | $(wall $run) | $(rss $run) |"
+    echo "| $run | $(wall_seconds $run) | $(rss_mb $run) |"
   done
-  [ $have_diffoscope = 1 ] && echo "| diff-diffoscope | $(wall diff-diffoscope) | $(rss diff-diffoscope) |"
+  [ $have_diffoscope = 1 ] && echo "| diff-diffoscope | $(wall_seconds diff-diffoscope) | $(rss_mb diff-diffoscope) |"
   echo
   echo "| measure | value | target | result |"
   echo "| --- | ---: | ---: | --- |"
   local r
-  r=$(ratio "$(wall verify-mcpack)" "$(wall verify-sha256sum)"); echo "| mcpack verify / sha256sum -c | $r | <= 1.0 | $(verdict "$r" 1.0) |"
-  r=$(ratio "$(wall verify-mcpack)" "$(wall verify-bagit)"); echo "| mcpack verify / bagit.py --validate | $r | <= 0.3 | $(verdict "$r" 0.3) |"
-  r=$(ratio "$(wall diff-mcpack)" "$(wall diff-rq)"); echo "| mcpack diff / diff -rq | $r | <= 0.1 | $(verdict "$r" 0.1) |"
+  r=$(ratio "$(wall_seconds verify-mcpack)" "$(wall_seconds verify-sha256sum)"); echo "| mcpack verify / sha256sum -c | $r | <= 1.0 | $(verdict "$r" 1.0) |"
+  r=$(ratio "$(wall_seconds verify-mcpack)" "$(wall_seconds verify-bagit)"); echo "| mcpack verify / bagit.py --validate | $r | <= 0.3 | $(verdict "$r" 0.3) |"
+  r=$(ratio "$(wall_seconds diff-mcpack)" "$(wall_seconds diff-rq)"); echo "| mcpack diff / diff -rq | $r | <= 0.1 | $(verdict "$r" 0.1) |"
   [ $have_diffoscope = 1 ] || echo "| diffoscope | not installed | | |"
 }
 report | tee -a "$results"

@@ -77,21 +77,22 @@ public enum Builder {
         let context = GatherContext(project: project, sink: sink, events: options.events)
         // Check every input first, so a mistake anywhere is reported before
         // minutes of tiling; then make each one.
-        _ = check(context)
+        let checked = inputs.map { $0.gather(context) }
         try sink.throwIfErrors()
         context.making = true
         // One input at a time: making the launch layers beside the tiling
         // saved seconds but took a 34,000 px build from 213 MB to over
-        // 300 MB, past the memory budget.
-        var made: [Component?] = []
-        for input in inputs { made.append(input.gather(context)) }
-        let components = made.compactMap { $0 }
+        // 300 MB, past the memory budget. Inputs whose check already made
+        // everything (clauses, categories) are not read twice.
+        var components: [Component] = []
+        for (input, done) in zip(inputs, checked) {
+            if let component = input.checkMakesAll ? done : input.gather(context) { components.append(component) }
+        }
         try sink.throwIfErrors()
         guard let mtime, let master = context.master, let clauses = context.clauses else { throw InputError(sink.all) }
 
         let config = project.config
-        let sources = ([project.configSource] + components.flatMap(\.sources))
-            .sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+        let sources = sortedSources(project, components)
         var payload = components.flatMap(\.payload)
         let rendered = try TemplateSet.load("bundle").render(
             templateContext(project, clauses: clauses, master: master, sources: sources, mtime: mtime))
@@ -107,14 +108,14 @@ public enum Builder {
             ("Source-Date", isoDate(mtime, time: true)),
         ])
 
-        let folder = options.output.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? project.outputFolder
+        let finalURL = archiveURL(project, output: options.output)
+        let folder = finalURL.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw FileError(path: folder.path, message: "cannot create the output folder")
         }
         let removed = OutputFile.removeAbandoned(in: folder)
-        let finalURL = archiveURL(project, output: options.output)
         if let existing = unchangedArchive(finalURL, bag: bag) {
             return BuildResult(
                 archive: display(finalURL), sha256: existing.sha256, name: config.name, version: config.version.text,
@@ -156,8 +157,12 @@ public enum Builder {
     /// Checks every input without making anything; returns the input files
     /// read, with their hashes. Problems are in the context's sink.
     static func check(_ context: GatherContext) -> [SourceFile] {
-        let components = inputs.compactMap { $0.gather(context) }
-        return ([context.project.configSource] + components.flatMap(\.sources))
+        sortedSources(context.project, inputs.compactMap { $0.gather(context) })
+    }
+
+    /// bundle.toml and every input file read, in byte order of their paths.
+    static func sortedSources(_ project: Project, _ components: [Component]) -> [SourceFile] {
+        ([project.configSource] + components.flatMap(\.sources))
             .sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
     }
 

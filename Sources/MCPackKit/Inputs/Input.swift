@@ -87,4 +87,11 @@ final class GatherContext {
 /// every input is checked even when an earlier one failed.
 protocol BundleInput {
     static func gather(_ context: GatherContext) -> Component?
+    /// True when the check pass already returns the whole component (no
+    /// slow work to defer), so the build reuses it instead of gathering again.
+    static var checkMakesAll: Bool { get }
+}
+
+extension BundleInput {
+    static var checkMakesAll: Bool { false }
 }

@@ -5,6 +5,8 @@ import Imaging
 /// category, all PNG, square, one size, with an alpha channel. They are
 /// shipped byte for byte, so a copy in the app folder can be compared.
 enum CategoriesInput: BundleInput {
+    static let checkMakesAll = true
+
     /// Larger icons are almost surely a mistake, and a PNG that claims a
     /// huge size must not be decoded.
     static let maxSide = 2048

@@ -4,6 +4,8 @@ import Foundation
 /// each rectangle in master pixels and as fractions of the master size, in
 /// the order of the file.
 enum ClausesInput: BundleInput {
+    static let checkMakesAll = true
+
     static func gather(_ context: GatherContext) -> Component? {
         let path = context.project.config.clauses.file
         let errorsBefore = context.sink.errorCount
