@@ -9,7 +9,7 @@ endif
 
 RELEASE_BIN := .build/release/mcpack
 
-.PHONY: all deps build test demo bench assets clean help
+.PHONY: all deps build test demo bench fuzz campaign crash-safety assets clean help
 
 all: build
 
@@ -18,6 +18,9 @@ help:
 	@echo "make test    install what is missing, run every test"
 	@echo "make build   build mcpack (release) into $(RELEASE_BIN)"
 	@echo "make bench   time mcpack against vips/bagit.py/zip/sha256sum/diff on a 34,000 px master (minutes)"
+	@echo "make fuzz    run each libFuzzer target for FUZZ_SECONDS (default 120) seeded from the example (Linux)"
+	@echo "make campaign      damage the example archive at random (seeded); count what verify detects and misses"
+	@echo "make crash-safety  SIGKILL mcpack build at random moments on the benchmark master; check archives and cache (~6 min)"
 	@echo "make assets  regenerate the example project's images (needs Python with Pillow)"
 	@echo "make clean   remove build output and dist/"
 
@@ -43,8 +46,17 @@ bench: build
 	bash scripts/bench.sh
 	bash scripts/bench-verify-diff.sh
 
+fuzz: build
+	bash scripts/fuzz.sh
+
+campaign: build
+	python3 scripts/campaign.py
+
+crash-safety: build
+	bash scripts/crash-safety.sh
+
 assets:
 	python3 scripts/make-example-assets.py
 
 clean:
-	rm -rf .build dist
+	rm -rf .build .build-fuzz dist

@@ -30,6 +30,13 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // Only to check a .tar.gz's trailer (CRC-32 and length), which
+        // libarchive's gzip reader skips.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
 
         // The Swift face of libvips: load, inspect, resize, tile.
@@ -46,7 +53,7 @@ let package = Package(
         .target(
             name: "MCPackKit",
             dependencies: [
-                "Imaging", "CArchive", "COpenSSL", "MCPackTemplates",
+                "Imaging", "CArchive", "COpenSSL", "CZlib", "MCPackTemplates",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -66,3 +73,12 @@ let package = Package(
         .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging"]),
     ]
 )
+
+// Fuzz targets (scripts/fuzz.sh, `make fuzz`): built only on request, since
+// they link libFuzzer and need -sanitize=fuzzer, which a plain build lacks.
+if Context.environment["MCPACK_FUZZ"] == "1" {
+    package.targets += [
+        .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .executableTarget(name: "mcpack-fuzz", dependencies: ["MCPackKit", "CLibFuzzer"], path: "Fuzz/mcpack-fuzz"),
+    ]
+}

@@ -1,5 +1,8 @@
-# Shared by scripts/bench.sh and scripts/bench-verify-diff.sh: fields of
-# /usr/bin/time -v's report in $logs/NAME.time ($logs set by the caller).
+# Shared by scripts/bench.sh, scripts/bench-verify-diff.sh and
+# scripts/crash-safety.sh. Only definitions: the caller defines say and die
+# and sets the variables each function names.
+
+# --- timings: fields of /usr/bin/time -v's report in $logs/NAME.time ------
 wall_seconds() {
   sed -n 's/^[[:space:]]*Elapsed (wall clock) time.*): //p' "$logs/$1.time" \
     | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f", s }'
@@ -7,4 +10,109 @@ wall_seconds() {
 rss_mb() {
   sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$logs/$1.time" \
     | awk '{ printf "%.1f", $1 / 1024 }'
+}
+
+# --- tools ----------------------------------------------------------------
+
+apt_updated=0
+apt_install() {
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  say "installing $* with apt-get"
+  if [ $apt_updated = 0 ]; then
+    $sudo apt-get update -qq
+    apt_updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# --- the benchmark master ---------------------------------------------------
+
+# Bump when the recipe below changes, so old masters are made again.
+generator_version=1
+fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf
+
+stamp_field() { sed -n "s/^$1=//p" "$stamp"; }
+
+# Makes the deterministic $width x $height parchment-like master at $master
+# (working in $cache); needs vips and $fontfile.
+generate_master() {
+  local work="$cache/gen-${width}x${height}"
+  rm -rf "$work" "$master" "$stamp"
+  mkdir -p "$work"
+  local tw=2000 th=1500 scale=128
+  # One 2000 x 1500 tile of writing on parchment ...
+  local latin="Johannes Dei gratia rex Anglie, dominus Hibernie, dux Normannie et Aquitannie, et comes Andegavie, archiepiscopis, episcopis, abbatibus, comitibus, baronibus, justiciariis, forestariis, vicecomitibus, prepositis, ministris et omnibus ballivis et fidelibus suis salutem. Sciatis nos intuitu Dei et pro salute anime nostre et omnium antecessorum et heredum nostrorum, ad honorem Dei et exaltationem sancte Ecclesie, et emendationem regni nostri, per consilium venerabilium patrum nostrorum."
+  local text="" i
+  for i in 1 2 3 4 5 6 7; do text="$text$latin "; done
+  (
+    cd "$work"
+    vips text text.v "$text" --font "DejaVu Serif 30" --fontfile "$fontfile" \
+      --width 1900 --justify --dpi 72 --spacing 14
+    vips embed text.v mask0.v 48 38 $tw $th              # crops what does not fit
+    vips gaussblur mask0.v mask1.v 0.6                   # a little ink bleed
+    vips cast mask1.v mask.v uchar
+    vips black black.v $tw $th --bands 3
+    vips linear black.v paper0.v "1 1 1" "226 208 172" --uchar
+    vips linear black.v ink.v "1 1 1" "58 40 28" --uchar
+    vips gaussnoise grain0.v $tw $th --mean 0 --sigma 9 --seed 11
+    vips gaussblur grain0.v grain.v 0.7                  # fibre-like grain
+    vips add paper0.v grain.v paper1.v
+    vips cast paper1.v paper.v uchar
+    vips ifthenelse mask.v ink.v paper.v tile.v --blend
+    # ... low-frequency mottling, made small and scaled up ...
+    local mw=$(( width / scale + 3 )) mh=$(( height / scale + 3 ))
+    vips gaussnoise mottle0.v $mw $mh --mean 0 --sigma 40 --seed 23
+    vips gaussblur mottle0.v mottle1.v 1.5
+    vips cast mottle1.v mottle.v char
+    # ... both at full size: the tile repeated, the mottling on top.
+    vips embed tile.v full.v 0 0 "$width" "$height" --extend repeat
+    vips affine mottle.v mottle-full.v "$scale 0 0 $scale" \
+      --oarea "0 0 $width $height" --interpolate bilinear
+    vips add full.v mottle-full.v "master.jpg[Q=85,strip]"
+  )
+  mv "$work/master.jpg" "$master"
+  rm -rf "$work"
+}
+
+
+# ensure_master: makes $master once, with the stamp $stamp beside it
+# (generator version, size, sha256, bytes, seconds, peak RSS); a master
+# made by another generator version is made again. Uses width, height,
+# cache, logs, master and stamp.
+ensure_master() {
+  if [ -f "$master" ] && [ -f "$stamp" ] && [ "$(stamp_field generator)" = "$generator_version" ]; then
+    say "master $master already made (stamp $stamp)"
+  else
+    say "making the ${width} x ${height} master (once; kept in bench/cache/)"
+    export width height cache master stamp fontfile
+    /usr/bin/time -v -o "$logs/generate.time" \
+      bash -c "set -euo pipefail; $(declare -f generate_master); generate_master" \
+      || { cat "$logs/generate.time" >&2; die "making the master failed"; }
+    {
+      echo "generator=$generator_version"
+      echo "size=${width}x${height}"
+      echo "sha256=$(sha256sum "$master" | cut -d' ' -f1)"
+      echo "bytes=$(stat -c %s "$master")"
+      echo "seconds=$(wall_seconds generate)"
+      echo "peak_rss_kb=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$logs/generate.time")"
+    } >"$stamp.tmp"
+    mv "$stamp.tmp" "$stamp"
+  fi
+}
+
+# --- the benchmark project --------------------------------------------------
+
+# bench_project DIR: the example project ($root's bundle.toml and assets/)
+# in DIR, with $master (hard-linked, else copied) as its document.
+bench_project() {
+  local dir="$1"
+  mkdir -p "$dir/assets/document"
+  for item in icon launch categories clauses.toml; do
+    cp -R "$root/assets/$item" "$dir/assets/$item"
+  done
+  ln -f "$master" "$dir/assets/document/master.jpg" 2>/dev/null \
+    || cp "$master" "$dir/assets/document/master.jpg"
+  grep -q '^image = ' "$root/bundle.toml" || die "bundle.toml has no 'image = ' line to point at the master"
+  sed 's|^image = "[^"]*"|image = "assets/document/master.jpg"|' "$root/bundle.toml" >"$dir/bundle.toml"
 }

@@ -35,8 +35,6 @@ mcpack="${MCPACK:-$mcpack_default}"
 cache="$root/bench/cache"
 logs="$cache/logs"
 results="$root/bench/results.md"
-# Bump when the recipe below changes, so old masters are made again.
-generator_version=1
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -44,25 +42,15 @@ die() { say "error: $*"; exit 1; }
 case "$width$height" in *[!0-9]*) die "BENCH_WIDTH and BENCH_HEIGHT must be whole numbers" ;; esac
 [ "$width" -ge 256 ] && [ "$height" -ge 256 ] || die "BENCH_WIDTH and BENCH_HEIGHT must be at least 256"
 
-# --- tools --------------------------------------------------------------
+# shellcheck source=scripts/bench-lib.sh
+. "$root/scripts/bench-lib.sh"
 
-apt_updated=0
-apt_install() {
-  local sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  say "installing $* with apt-get"
-  if [ $apt_updated = 0 ]; then
-    $sudo apt-get update -qq
-    apt_updated=1
-  fi
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
-}
+# --- tools --------------------------------------------------------------
 
 command -v vips >/dev/null 2>&1 || apt_install libvips-tools
 [ -x /usr/bin/time ] || apt_install time
 command -v zip >/dev/null 2>&1 || apt_install zip
 command -v sha256sum >/dev/null 2>&1 || apt_install coreutils
-fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf
 [ -f "$fontfile" ] || apt_install fonts-dejavu-core
 if ! command -v bagit.py >/dev/null 2>&1; then
   command -v python3 >/dev/null 2>&1 || apt_install python3 python3-pip
@@ -92,73 +80,12 @@ fi
 cp -f "$mcpack" "$cache/mcpack"
 mcpack_bin="$cache/mcpack"
 
-# shellcheck source=scripts/bench-lib.sh
-. "$root/scripts/bench-lib.sh"
-
 # --- 1. the master --------------------------------------------------------
 
 master="$cache/master-${width}x${height}.jpg"
 stamp="$cache/master-${width}x${height}.done"
 
-stamp_field() { sed -n "s/^$1=//p" "$stamp"; }
-
-generate_master() {
-  local work="$cache/gen-${width}x${height}"
-  rm -rf "$work" "$master" "$stamp"
-  mkdir -p "$work"
-  local tw=2000 th=1500 scale=128
-  # One 2000 x 1500 tile of writing on parchment ...
-  local latin="Johannes Dei gratia rex Anglie, dominus Hibernie, dux Normannie et Aquitannie, et comes Andegavie, archiepiscopis, episcopis, abbatibus, comitibus, baronibus, justiciariis, forestariis, vicecomitibus, prepositis, ministris et omnibus ballivis et fidelibus suis salutem. Sciatis nos intuitu Dei et pro salute anime nostre et omnium antecessorum et heredum nostrorum, ad honorem Dei et exaltationem sancte Ecclesie, et emendationem regni nostri, per consilium venerabilium patrum nostrorum."
-  local text="" i
-  for i in 1 2 3 4 5 6 7; do text="$text$latin "; done
-  (
-    cd "$work"
-    vips text text.v "$text" --font "DejaVu Serif 30" --fontfile "$fontfile" \
-      --width 1900 --justify --dpi 72 --spacing 14
-    vips embed text.v mask0.v 48 38 $tw $th              # crops what does not fit
-    vips gaussblur mask0.v mask1.v 0.6                   # a little ink bleed
-    vips cast mask1.v mask.v uchar
-    vips black black.v $tw $th --bands 3
-    vips linear black.v paper0.v "1 1 1" "226 208 172" --uchar
-    vips linear black.v ink.v "1 1 1" "58 40 28" --uchar
-    vips gaussnoise grain0.v $tw $th --mean 0 --sigma 9 --seed 11
-    vips gaussblur grain0.v grain.v 0.7                  # fibre-like grain
-    vips add paper0.v grain.v paper1.v
-    vips cast paper1.v paper.v uchar
-    vips ifthenelse mask.v ink.v paper.v tile.v --blend
-    # ... low-frequency mottling, made small and scaled up ...
-    local mw=$(( width / scale + 3 )) mh=$(( height / scale + 3 ))
-    vips gaussnoise mottle0.v $mw $mh --mean 0 --sigma 40 --seed 23
-    vips gaussblur mottle0.v mottle1.v 1.5
-    vips cast mottle1.v mottle.v char
-    # ... both at full size: the tile repeated, the mottling on top.
-    vips embed tile.v full.v 0 0 "$width" "$height" --extend repeat
-    vips affine mottle.v mottle-full.v "$scale 0 0 $scale" \
-      --oarea "0 0 $width $height" --interpolate bilinear
-    vips add full.v mottle-full.v "master.jpg[Q=85,strip]"
-  )
-  mv "$work/master.jpg" "$master"
-  rm -rf "$work"
-}
-
-if [ -f "$master" ] && [ -f "$stamp" ] && [ "$(stamp_field generator)" = "$generator_version" ]; then
-  say "master $master already made (stamp $stamp)"
-else
-  say "making the ${width} x ${height} master (once; kept in bench/cache/)"
-  export width height cache master stamp fontfile
-  /usr/bin/time -v -o "$logs/generate.time" \
-    bash -c "set -euo pipefail; $(declare -f generate_master); generate_master" \
-    || { cat "$logs/generate.time" >&2; die "making the master failed"; }
-  {
-    echo "generator=$generator_version"
-    echo "size=${width}x${height}"
-    echo "sha256=$(sha256sum "$master" | cut -d' ' -f1)"
-    echo "bytes=$(stat -c %s "$master")"
-    echo "seconds=$(wall_seconds generate)"
-    echo "peak_rss_kb=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$logs/generate.time")"
-  } >"$stamp.tmp"
-  mv "$stamp.tmp" "$stamp"
-fi
+ensure_master
 
 # --- 2. the project -------------------------------------------------------
 
@@ -189,14 +116,7 @@ clean_up() { # deletes what was moved aside; records when, see above
   fi
 }
 
-mkdir -p "$project/assets/document"
-for item in icon launch categories clauses.toml; do
-  cp -R "$root/assets/$item" "$project/assets/$item"
-done
-ln -f "$master" "$project/assets/document/master.jpg" 2>/dev/null \
-  || cp "$master" "$project/assets/document/master.jpg"
-grep -q '^image = ' "$root/bundle.toml" || die "bundle.toml has no 'image = ' line to point at the master"
-sed 's|^image = "[^"]*"|image = "assets/document/master.jpg"|' "$root/bundle.toml" >"$project/bundle.toml"
+bench_project "$project"
 
 # --- 3. the timings -------------------------------------------------------
 

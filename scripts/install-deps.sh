@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what mcpack needs to build and test, and only what is missing:
-# the C libraries (libvips, libarchive, OpenSSL) with pkg-config, and for
+# the C libraries (libvips, libarchive, OpenSSL, zlib) with pkg-config, and for
 # the tests bagit.py (PyPI's bagit) and zstd. Debian/Ubuntu through apt,
 # macOS through Homebrew. The Swift toolchain itself is not installed here.
 set -euo pipefail
@@ -23,6 +23,7 @@ Linux)
   pkgcheck vips || missing+=(libvips-dev)
   pkgcheck libarchive || missing+=(libarchive-dev)
   pkgcheck libcrypto || missing+=(libssl-dev)
+  pkgcheck zlib || missing+=(zlib1g-dev)
   if [ $want_tests = 1 ]; then
     command -v zstd >/dev/null 2>&1 || missing+=(zstd)
     command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-pip)

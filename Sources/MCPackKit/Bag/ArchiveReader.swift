@@ -4,7 +4,15 @@ import Foundation
 /// Streams the entries of a zip or tar (plain, gzip, zstd) through
 /// libarchive, one pass, nothing written to disk. Only the formats mcpack
 /// writes are enabled, so nothing else is parsed.
+///
+/// A zip is read through its central directory, as unzip and every other
+/// tool reads it: libarchive's streaming zip reader would accept a zip whose
+/// directory is cut off or damaged, which no one else can open (the
+/// corruption campaign found that). `.stream` is for saying what such a
+/// damaged zip still holds.
 final class ArchiveReader {
+    enum ZipReading { case directory, stream }
+
     struct Entry {
         /// The name as stored, bytes and all; `path` is nil if not UTF-8.
         var rawPath: [UInt8]
@@ -14,6 +22,9 @@ final class ArchiveReader {
         var size: Int64?
         /// Set for a hard link (tar), whatever its file type says.
         var hardlinkTarget: String?
+        /// libarchive's warning for this entry, e.g. a zip local header whose
+        /// sizes or CRC disagree with the central directory.
+        var warning: String?
         var isRegular: Bool { fileType == 0o100000 && hardlinkTarget == nil }
         var isDirectory: Bool { fileType == 0o040000 }
     }
@@ -21,7 +32,7 @@ final class ArchiveReader {
     private let archive: OpaquePointer
     let path: String
 
-    init(path: String) throws {
+    init(path: String, zip: ZipReading = .directory) throws {
         // With TZ unset, glibc stats /etc/localtime for every zip entry's
         // DOS time: 17,000 system calls in a large bundle. mcpack never uses
         // entry times, so pin the zone.
@@ -30,7 +41,10 @@ final class ArchiveReader {
         self.path = path
         archive = archive_read_new()!
         archive_read_support_format_tar(archive)
-        archive_read_support_format_zip(archive)
+        switch zip {
+        case .directory: archive_read_support_format_zip_seekable(archive)
+        case .stream: archive_read_support_format_zip_streamable(archive)
+        }
         archive_read_support_filter_gzip(archive)
         archive_read_support_filter_zstd(archive)
         // On failure deinit frees the handle (every property is set by now).
@@ -52,7 +66,8 @@ final class ArchiveReader {
         return Entry(
             rawPath: raw, path: String(validating: raw, as: UTF8.self),
             fileType: UInt32(archive_entry_filetype(entry)), size: size,
-            hardlinkTarget: archive_entry_hardlink(entry).map { String(cString: $0) })
+            hardlinkTarget: archive_entry_hardlink(entry).map { String(cString: $0) },
+            warning: status == ARCHIVE_WARN ? archive_error_string(archive).map { String(cString: $0) } ?? "libarchive warned" : nil)
     }
 
     /// Bytes of the archive file consumed so far (before decompression).

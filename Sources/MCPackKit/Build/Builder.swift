@@ -141,13 +141,19 @@ public enum Builder {
                 throw VersionExists(archive: display(finalURL), version: config.version.text)
             }
         }
-        if outcome != .unchanged { try output.commit() }
         // `sha256sum -c` reads "<hex>  <name>" relative to the file's folder.
         let checksumURL = finalURL.appendingPathExtension("sha256")
         let checksum = Data("\(sha256)  \(finalURL.lastPathComponent)\n".utf8)
-        if FileManager.default.contents(atPath: checksumURL.path) != checksum {
-            try OutputFile.write(checksum, to: checksumURL)
+        let checksumIsCurrent = FileManager.default.contents(atPath: checksumURL.path) == checksum
+        if outcome != .unchanged {
+            // An old .sha256 goes first: a kill between the two renames then
+            // leaves a new archive alone (which verifies, and which the next
+            // build completes), never beside a checksum that calls it damaged.
+            if !checksumIsCurrent { unlink(checksumURL.path) }
+            try output.commit()
         }
+        if options.environment["MCPACK_TEST_STOP_BEFORE_CHECKSUM"] == "1" { raise(SIGSTOP) }
+        if !checksumIsCurrent { try OutputFile.write(checksum, to: checksumURL) }
         return BuildResult(
             archive: display(finalURL), sha256: sha256, name: config.name, version: config.version.text,
             format: config.format.rawValue, files: bag.payload.count, bytes: bytes, payloadBytes: bag.payloadBytes,

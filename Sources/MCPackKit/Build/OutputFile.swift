@@ -33,6 +33,9 @@ final class OutputFile {
             throw FileError(path: final.path, message: "cannot move the finished file into place: \(String(cString: strerror(errno)))")
         }
         committed = true
+        // The rename is durable only once the folder itself is on disk.
+        let folder = open(final.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        if folder >= 0 { fsync(folder); close(folder) }
     }
 
     /// Removes temporary files left by runs that died (their pid is gone).
@@ -52,11 +55,19 @@ final class OutputFile {
     }
 
     /// Writes small data (a .sha256 file) the same careful way.
+    /// Not FileManager.createFile: on Linux it writes a temporary file of its
+    /// own (`.dat.nosync…`), whose name no later run could tell abandoned.
     static func write(_ data: Data, to url: URL) throws {
         let file = OutputFile(final: url)
-        guard FileManager.default.createFile(atPath: file.temporary.path, contents: data) else {
-            throw FileError(path: url.path, message: "cannot write")
+        let fd = open(file.temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw FileError(path: url.path, message: "cannot write: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        do {
+            try FileHandle(fileDescriptor: fd, closeOnDealloc: false).write(contentsOf: data)
+        } catch {
+            throw FileError(path: url.path, message: "cannot write: \(error.localizedDescription)")
         }
+        guard fsync(fd) == 0 else { throw FileError(path: url.path, message: "cannot write: \(String(cString: strerror(errno)))") }
         try file.commit()
     }
 }

@@ -6,6 +6,9 @@ import TOMLKit
 public struct ClauseFile: Sendable, Equatable {
     public var categories: [Category]
     public var clauses: [Clause]
+    /// False when a [[category]] could not be read, so the icons cannot be
+    /// matched one to one against the categories.
+    var categoriesComplete = true
 }
 
 public struct Category: Sendable, Codable, Equatable {
@@ -46,14 +49,27 @@ extension ClauseFile {
 
         var categories: [Category] = []
         var categoryNames: [String: Int] = [:]
+        // Every name declared, also of a category with a mistake: a clause
+        // tagged with it is not told the category is undeclared.
+        var declaredNames = Set<String>()
+        var categoriesComplete = true
         let categoryTables = root.tables("category", required: true)
         for (index, table) in categoryTables.enumerated() {
             let name = table.string("name")
             let t = name.map { table.named("category \"\($0)\"") } ?? table
+            if let name {
+                declaredNames.insert(name)
+                if let control = firstControlCharacter(name) {
+                    t.error("name", "contains a control character (\(control)); a category name must be printable text")
+                }
+            }
             let icon = t.int("icon", in: 1...999)
             let filter = t.choice("filter", of: ["all", "none"], required: false)
             t.rejectUnknownKeys(known: ["name", "icon", "filter"])
-            guard let name, let icon else { continue }
+            guard let name, let icon else {
+                categoriesComplete = false
+                continue
+            }
             if let first = categoryNames[name] {
                 t.error("name", "category \"\(name)\" is declared twice (first as category \(first + 1))")
                 continue
@@ -71,8 +87,10 @@ extension ClauseFile {
             let id = table.string("id")
             let t = id.map { table.named("clause \"\($0)\"") } ?? table
             if let id {
-                if id.isEmpty || id.rangeOfCharacter(from: .controlCharacters) != nil {
-                    t.error("id", "a clause id must be non-empty printable text")
+                if id.isEmpty {
+                    t.error("id", "a clause id must not be empty")
+                } else if let control = firstControlCharacter(id) {
+                    t.error("id", "contains a control character (\(control)); a clause id must be printable text")
                 } else if let first = clauseIDs[id] {
                     t.error("id", "duplicate clause id \"\(id)\" (first used by clause \(first + 1)); ids must be unique")
                 }
@@ -85,7 +103,7 @@ extension ClauseFile {
                     if let filter = category.filter {
                         t.error("categories", "\"\(tag)\" is a menu filter (filter = \"\(filter)\") and tags no clause; use a content category")
                     }
-                } else {
+                } else if !declaredNames.contains(tag) {
                     var message = "category \"\(tag)\" is not declared in a [[category]] table"
                     if let near = closestMatch(to: tag, in: categories.map(\.name)) { message += "; did you mean \"\(near)\"?" }
                     t.error("categories", message)
@@ -106,7 +124,7 @@ extension ClauseFile {
             }
         }
         root.rejectUnknownKeys(known: ["category", "clause"])
-        return ClauseFile(categories: categories, clauses: clauses)
+        return ClauseFile(categories: categories, clauses: clauses, categoriesComplete: categoriesComplete)
     }
 
     private static func readOverlays(_ t: TableReader, master: (width: Int, height: Int)?) -> [Rect]? {
@@ -116,6 +134,11 @@ extension ClauseFile {
         }
         guard let array = value.array else {
             t.error("overlays", "expected an array of [x, y, width, height] rectangles, got \(TableReader.describe(value))")
+            return nil
+        }
+        if !array.isEmpty, array.allSatisfy({ $0.type == .int }) {
+            let example = array.count == 4 ? "[\(array.map { $0.debugDescription }.joined(separator: ", "))]" : "[10, 20, 300, 24]"
+            t.error("overlays", "is a list of \(array.count) numbers, not of rectangles; write each rectangle in its own brackets, e.g. overlays = [\(example)]")
             return nil
         }
         if array.isEmpty || array.count > maxOverlays {

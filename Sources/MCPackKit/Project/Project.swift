@@ -71,6 +71,10 @@ struct ProjectPaths {
             table.error(key, "empty path; give a path relative to the project folder")
             return nil
         }
+        if let control = firstControlCharacter(raw) {
+            table.error(key, "\"\(raw)\" contains a control character (\(control)); file and folder names must be printable")
+            return nil
+        }
         if raw.hasPrefix("/") || raw.hasPrefix("~") || raw.range(of: "^[A-Za-z]:[\\\\/]", options: .regularExpression) != nil {
             table.error(key, "\"\(raw)\" is an absolute path; give a path relative to the project folder (\(root.path))")
             return nil

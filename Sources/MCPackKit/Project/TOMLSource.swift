@@ -29,25 +29,81 @@ final class TOMLSource {
             return nil
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            sink.add(Diagnostic(file: displayPath, message: "not UTF-8 text; TOML files must be UTF-8"))
+            let (line, column) = firstInvalidUTF8(data)
+            sink.add(Diagnostic(
+                file: displayPath, line: line,
+                message: "not UTF-8 text: the byte at column \(column) is not UTF-8 (Latin-1 or Windows-1252?); TOML files must be saved as UTF-8"))
             return nil
         }
         return parse(text, displayPath: displayPath, sink: sink)
     }
 
     static func parse(_ text: String, displayPath: String, sink: DiagnosticSink) -> TOMLSource? {
+        // TOMLKit hands toml++ a C string, which ends at a NUL: the rest of
+        // the file would silently vanish and its keys be "missing".
+        if let nul = text.utf8.firstIndex(of: 0) {
+            let (line, column) = position(of: nul, in: text)
+            sink.add(Diagnostic(
+                file: displayPath, line: line,
+                message: "TOML syntax: a NUL byte (U+0000) at column \(column); TOML text cannot contain one (is this a binary file?)"))
+            return nil
+        }
+        let lines = KeyLines(text)
+        // toml++ (inside TOMLKit 0.6.0) aborts the process on a table header
+        // that does not start with a key, e.g. `[#` (tomlplusplus issue 294;
+        // found by `make fuzz`), so that one mistake is caught before it.
+        if let bad = lines.headerWithoutName {
+            sink.add(Diagnostic(
+                file: displayPath, line: bad.line,
+                message: "TOML syntax: a table header needs a name after \"[\" (a letter, digit, _, - or a quote), saw \(bad.saw) (column \(bad.column))"))
+            return nil
+        }
         do {
             let root = try TOMLTable(string: text)
-            return TOMLSource(displayPath: displayPath, root: root, lines: KeyLines(text), sink: sink, data: Data(text.utf8))
+            return TOMLSource(displayPath: displayPath, root: root, lines: lines, sink: sink, data: Data(text.utf8))
         } catch let error as TOMLParseError {
-            sink.add(Diagnostic(
-                file: displayPath, line: error.source.begin.line,
-                message: "TOML syntax: \(error.description) (column \(error.source.begin.column))"))
+            let (line, column) = (error.source.begin.line, error.source.begin.column)
+            var message = error.description
+            // toml++ calls the line break that ends an unclosed string "an
+            // unescaped control character", which sends people looking for
+            // one that is not there.
+            if message.contains("control characters"), let length = lineLength(line, in: text), column == length + 1 {
+                message = "a string is not closed: the line ends before its closing quote; for text over several lines use \"\"\" ... \"\"\""
+            }
+            sink.add(Diagnostic(file: displayPath, line: line, message: "TOML syntax: \(message) (column \(column))"))
             return nil
         } catch {
             sink.add(Diagnostic(file: displayPath, message: "TOML syntax: \(error)"))
             return nil
         }
+    }
+
+    /// The 1-based line and column (in characters) of the byte at `index`.
+    private static func position(of index: String.UTF8View.Index, in text: String) -> (line: Int, column: Int) {
+        let before = text.utf8[..<index]
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { text.utf8.index(after: $0) } ?? text.utf8.startIndex
+        let line = before.count { $0 == UInt8(ascii: "\n") } + 1
+        return (line, text.unicodeScalars[lineStart..<index].count + 1)
+    }
+
+    /// The line and column of the first byte that is not UTF-8.
+    private static func firstInvalidUTF8(_ data: Data) -> (line: Int, column: Int) {
+        var iterator = data.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var (line, column) = (1, 1)
+        while case .valid(let scalar) = parser.parseScalar(from: &iterator) {
+            if scalar.count == 1 && scalar.first == UInt8(ascii: "\n") { (line, column) = (line + 1, 1) } else { column += 1 }
+        }
+        return (line, column)
+    }
+
+    /// The length in Unicode scalars of a 1-based line, without its line
+    /// break (by scalars: "\r\n" is a single Character).
+    private static func lineLength(_ number: Int, in text: String) -> Int? {
+        let lines = text.unicodeScalars.split(separator: "\n", maxSplits: number, omittingEmptySubsequences: false)
+        guard number >= 1, number <= lines.count else { return nil }
+        let line = lines[number - 1]
+        return line.count - (line.last == "\r" ? 1 : 0)
     }
 
     var rootReader: TableReader { TableReader(source: self, table: root, path: "", location: "") }
@@ -61,42 +117,58 @@ final class TOMLSource {
 /// locates; the values always come from TOMLKit.
 struct KeyLines {
     private var map: [String: Int] = [:]
+    /// The first table header whose name does not start as a key must.
+    private(set) var headerWithoutName: (line: Int, column: Int, saw: String)?
 
+    /// Works on the UTF-8 bytes: with Foundation's string calls once per
+    /// line, a 10 MB clauses.toml took over ten seconds to locate.
     init(_ text: String) {
+        let bytes = Array(text.utf8)
         var table = ""
         var arrayCounts: [String: Int] = [:]
-        var openString: String?
+        var openString: [UInt8]?
         var depth = 0
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let number = index + 1
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+        var number = 0
+        var lineStart = 0
+        while lineStart <= bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count && bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            defer { lineStart = lineEnd + 1 }
+            number += 1
+            var rawEnd = lineEnd
+            if rawEnd > lineStart && bytes[rawEnd - 1] == UInt8(ascii: "\r") { rawEnd -= 1 }
+            let line = Self.trimmed(bytes[lineStart..<rawEnd], Self.spaces)
             if let delimiter = openString {
-                if line.components(separatedBy: delimiter).count % 2 == 0 { openString = nil }
+                if Self.occurrences(of: delimiter, in: line) % 2 == 1 { openString = nil }
                 continue
             }
             if depth > 0 {
                 depth += Self.bracketBalance(line)
                 continue
             }
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("[[") , let end = line.range(of: "]]") {
-                let name = Self.normalise(String(line[line.index(line.startIndex, offsetBy: 2)..<end.lowerBound]))
+            guard let first = line.first, first != UInt8(ascii: "#") else { continue }
+            if first == UInt8(ascii: "["), headerWithoutName == nil {
+                let rawLine = String(decoding: bytes[lineStart..<rawEnd], as: UTF8.self)[...]
+                headerWithoutName = Self.headerProblem(rawLine, number: number)
+            }
+            if line.starts(with: Self.arrayOpen), let end = Self.find(Self.arrayClose, in: line) {
+                let name = Self.normalise(line[(line.startIndex + 2)..<end])
                 let count = arrayCounts[name, default: 0]
                 arrayCounts[name] = count + 1
                 table = "\(name)#\(count)"
                 map[table] = number
                 continue
             }
-            if line.hasPrefix("["), let end = line.firstIndex(of: "]") {
-                table = Self.normalise(String(line[line.index(after: line.startIndex)..<end]))
+            if first == UInt8(ascii: "["), let end = line.firstIndex(of: UInt8(ascii: "]")) {
+                table = Self.normalise(line[(line.startIndex + 1)..<end])
                 map[table] = number
                 continue
             }
             guard let equals = Self.assignment(in: line) else { continue }
-            let key = Self.normalise(String(line[..<equals]))
+            let key = Self.normalise(line[..<equals])
             map[table.isEmpty ? key : "\(table).\(key)"] = number
-            let value = String(line[line.index(after: equals)...])
-            for delimiter in ["\"\"\"", "'''"] where value.components(separatedBy: delimiter).count == 2 {
+            let value = line[(equals + 1)...]
+            for delimiter in Self.multiLineQuotes where Self.occurrences(of: delimiter, in: value) == 1 {
                 openString = delimiter
             }
             if openString == nil { depth = max(0, Self.bracketBalance(value)) }
@@ -115,40 +187,94 @@ struct KeyLines {
         return nil
     }
 
-    private static func normalise(_ key: String) -> String {
-        key.split(separator: ".").map {
-            $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-        }.joined(separator: ".")
+    /// `[` or `[[`, spaces, then a bare-key character, a quote or `]`.
+    private static func headerProblem(_ rawLine: Substring, number: Int) -> (line: Int, column: Int, saw: String)? {
+        let characters = Array(rawLine.unicodeScalars)
+        var index = characters.firstIndex(of: "[")! + 1
+        if index < characters.count, characters[index] == "[" { index += 1 }
+        while index < characters.count, characters[index] == " " || characters[index] == "\t" { index += 1 }
+        guard index < characters.count else { return (number, index + 1, "the end of the line") }
+        let c = characters[index]
+        let startsKey = c.isASCII && (CharacterSet.alphanumerics.contains(c) || "_-\"']".unicodeScalars.contains(c))
+        if startsKey { return nil }
+        let shown = c.value < 0x20 || c.value == 0x7F ? String(format: "U+%04X", c.value) : "\"\(c)\""
+        return (number, index + 1, shown)
+    }
+
+    private static let spaces: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t")]
+    private static let quotes: [UInt8] = [UInt8(ascii: "\""), UInt8(ascii: "'")]
+    private static let arrayOpen: [UInt8] = Array("[[".utf8)
+    private static let arrayClose: [UInt8] = Array("]]".utf8)
+    private static let multiLineQuotes: [[UInt8]] = [Array("\"\"\"".utf8), Array("'''".utf8)]
+
+    private static func normalise(_ key: ArraySlice<UInt8>) -> String {
+        key.split(separator: UInt8(ascii: "."))
+            .map { String(decoding: trimmed(trimmed($0, spaces), quotes), as: UTF8.self) }
+            .joined(separator: ".")
+    }
+
+    /// Without the given bytes at either end.
+    private static func trimmed(_ text: ArraySlice<UInt8>, _ drop: [UInt8]) -> ArraySlice<UInt8> {
+        var (lower, upper) = (text.startIndex, text.endIndex)
+        while lower < upper && drop.contains(text[lower]) { lower += 1 }
+        while upper > lower && drop.contains(text[upper - 1]) { upper -= 1 }
+        return text[lower..<upper]
+    }
+
+    /// Where `needle` first starts in `text`.
+    private static func find(_ needle: [UInt8], in text: ArraySlice<UInt8>) -> Int? {
+        guard let head = needle.first, text.count >= needle.count else { return nil }
+        var index = text.startIndex
+        while index <= text.endIndex - needle.count {
+            if text[index] == head {
+                var matched = 1
+                while matched < needle.count && text[index + matched] == needle[matched] { matched += 1 }
+                if matched == needle.count { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// How many times `needle` occurs in `text`, not overlapping.
+    private static func occurrences(of needle: [UInt8], in text: ArraySlice<UInt8>) -> Int {
+        var count = 0
+        var rest = text
+        while let index = find(needle, in: rest) {
+            count += 1
+            rest = rest[(index + needle.count)...]
+        }
+        return count
     }
 
     /// The `=` of a `key = value` line, outside quoted keys.
-    private static func assignment(in line: String) -> String.Index? {
-        var quote: Character?
+    private static func assignment(in line: ArraySlice<UInt8>) -> Int? {
+        var quote: UInt8?
         for index in line.indices {
             let c = line[index]
             if let q = quote { if c == q { quote = nil }; continue }
-            if c == "\"" || c == "'" { quote = c; continue }
-            if c == "=" { return index }
-            if c == "#" { return nil }
+            if quotes.contains(c) { quote = c; continue }
+            if c == UInt8(ascii: "=") { return index }
+            if c == UInt8(ascii: "#") { return nil }
         }
         return nil
     }
 
     /// Opening minus closing brackets outside strings and comments.
-    private static func bracketBalance(_ text: String) -> Int {
+    private static func bracketBalance(_ text: ArraySlice<UInt8>) -> Int {
         var balance = 0
-        var quote: Character?
+        var quote: UInt8?
         var escaped = false
         for c in text {
             if let q = quote {
-                if escaped { escaped = false } else if c == "\\" && q == "\"" { escaped = true } else if c == q { quote = nil }
+                if escaped { escaped = false } else if c == UInt8(ascii: "\\") && q == UInt8(ascii: "\"") { escaped = true } else if c == q { quote = nil }
                 continue
             }
             switch c {
-            case "\"", "'": quote = c
-            case "[", "{": balance += 1
-            case "]", "}": balance -= 1
-            case "#": return balance
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = c
+            case UInt8(ascii: "["), UInt8(ascii: "{"): balance += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): balance -= 1
+            case UInt8(ascii: "#"): return balance
             default: break
             }
         }

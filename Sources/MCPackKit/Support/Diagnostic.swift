@@ -22,14 +22,38 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible, Co
         self.severity = severity
     }
 
+    /// One line, with any control character in a name or value shown as
+    /// `\u0007`: a file name holding ESC must not drive the terminal.
     public var description: String {
-        var text = file
+        var text = printable(file)
         if let line { text += ":\(line)" }
         text += ": "
         if severity == .warning { text += "warning: " }
-        if let key { text += key + ": " }
-        return text + message
+        if let key { text += printable(key) + ": " }
+        return text + printable(message)
     }
+}
+
+/// `text` with each control character written as a TOML escape, `\u0007`.
+func printable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var result = ""
+    for scalar in text.unicodeScalars {
+        if isControl(scalar) { result += String(format: "\\u%04X", scalar.value) } else { result.unicodeScalars.append(scalar) }
+    }
+    return result
+}
+
+/// The first control character in `text`, as "U+0007", for messages.
+func firstControlCharacter(_ text: String) -> String? {
+    text.unicodeScalars.first(where: isControl).map { String(format: "U+%04X", $0.value) }
+}
+
+/// Cc and Cf, as Foundation's `controlCharacters`: C0, DEL, C1, and the
+/// invisible format characters such as U+202E, which reverses the text
+/// after it.
+private func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    [.control, .format].contains(scalar.properties.generalCategory)
 }
 
 /// Every problem found in one run, thrown together so the user can fix them

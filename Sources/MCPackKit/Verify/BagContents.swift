@@ -79,9 +79,20 @@ struct BagContents {
 /// the digests and the small files.
 enum ArchiveCollector {
     static func collect(_ path: String, limits: VerifyLimits) throws -> (contents: BagContents, top: String?) {
-        let reader = try ArchiveReader(path: path)
-        let fileSize = Int64((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0)
+        let archiveName = (path as NSString).lastPathComponent
         var contents = BagContents()
+        let isZip = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 4) } == Data([0x50, 0x4B, 0x03, 0x04])
+        let reader: ArchiveReader
+        if isZip && !readableThroughDirectory(path) {
+            // Say what the entries hold all the same, read one by one.
+            contents.problems.append(Problem(archiveName, "truncated", "the zip has no readable central directory (cut short, or its end damaged); unzip and most tools cannot open it"))
+            contents.complete = false
+            reader = try ArchiveReader(path: path, zip: .stream)
+        } else {
+            reader = try ArchiveReader(path: path)
+        }
+        var streamedNames: [[UInt8]] = []
+        let fileSize = Int64((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0)
         var tops: [String] = []
         var seen = Set<String>()
         var entries = 0
@@ -99,6 +110,10 @@ enum ArchiveCollector {
                 break
             }
             entries += 1
+            if isZip { streamedNames.append(entry.rawPath) }
+            if let warning = entry.warning {
+                contents.problems.append(Problem(entry.path ?? archiveName, "archive-damaged", warning))
+            }
             if entries > limits.maxEntries {
                 contents.problems.append(Problem((path as NSString).lastPathComponent, "limits", "more than \(limits.maxEntries) entries; stopped reading (see --max-entries)"))
                 contents.complete = false
@@ -201,11 +216,43 @@ enum ArchiveCollector {
             for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
             contents.files[relative] = BagFile(path: relative, size: size, digests: digests, data: data)
         }
+        if isZip && contents.complete, let directory = ZipDirectory.names(of: path) {
+            contents.problems += directoryMismatches(streamed: streamedNames, directory: directory)
+        }
         if tops.count > 1 {
             contents.problems.append(Problem((path as NSString).lastPathComponent, "top-folder",
                                              "holds \(tops.count) top folders (\(tops.prefix(5).joined(separator: ", "))); a serialized bag has exactly one"))
         }
         return (contents, tops.first)
+    }
+
+    /// True when libarchive can open the zip through its central directory.
+    private static func readableThroughDirectory(_ path: String) -> Bool {
+        do {
+            _ = try ArchiveReader(path: path).next()
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Names unzip would extract that verify did not check, and the reverse.
+    static func directoryMismatches(streamed: [[UInt8]], directory: [[UInt8]]) -> [Problem] {
+        func shown(_ raw: [UInt8]) -> String { String(decoding: raw, as: UTF8.self) }
+        var problems: [Problem] = []
+        var unmatched = Dictionary(directory.map { ($0, 1) }, uniquingKeysWith: +)
+        for name in streamed {
+            if let count = unmatched[name], count > 0 {
+                unmatched[name] = count - 1
+            } else {
+                problems.append(Problem(shown(name), "zip-directory", "the zip's central directory does not name this entry; unzip would extract it under another name"))
+            }
+        }
+        for name in directory where unmatched[name, default: 0] > 0 {
+            unmatched[name]! -= 1
+            problems.append(Problem(shown(name), "zip-directory", "named by the zip's central directory, but no entry has this name; unzip would extract a file verify did not check"))
+        }
+        return problems
     }
 
     static func manifestAlgorithm(_ name: String, prefix: String) -> DigestAlgorithm? {

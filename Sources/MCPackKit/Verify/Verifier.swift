@@ -44,9 +44,12 @@ public enum Verifier {
             // this one streams the entries.
             let checksum = ChecksumFile(archive: path)
             let group = DispatchGroup()
-            let found = LockedArray<Problem?>(repeating: nil, count: 1)
+            let found = LockedArray<Problem?>(repeating: nil, count: 2)
             if let checksum {
                 DispatchQueue.global().async(group: group) { found[0] = checksum.check() }
+            }
+            if GzipCheck.isGzip(path) {
+                DispatchQueue.global().async(group: group) { found[1] = GzipCheck.check(path) }
             }
             let collected: (contents: BagContents, top: String?)
             do {
@@ -58,6 +61,8 @@ public enum Verifier {
             group.wait()
             contents = collected.contents
             if let problem = found[0] { problems.append(problem) }
+            // A stream cut short is already `truncated`; say it once.
+            if let problem = found[1], collected.contents.complete { problems.append(problem) }
             let stem = (path as NSString).lastPathComponent
             let expectedTop = [".zip", ".tar.gz", ".tar.zst", ".tgz", ".tar"].first { stem.hasSuffix($0) }.map { String(stem.dropLast($0.count)) }
             if let top = collected.top, let expectedTop, top != expectedTop {

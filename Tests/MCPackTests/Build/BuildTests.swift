@@ -136,27 +136,7 @@ import Testing
     @Test func aKilledBuildLeavesNothingAtTheFinalPath() throws {
         let project = try TestProject.make()
         defer { project.destroy() }
-        let process = Process()
-        process.executableURL = MCPackBinary.url
-        process.arguments = ["build"]
-        process.currentDirectoryURL = project.root
-        var environment = ProcessInfo.processInfo.environment
-        environment["MCPACK_TEST_STOP_BEFORE_COMMIT"] = "1"
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        // Wait until it stops itself with the archive written but not renamed.
-        var stopped = false
-        for _ in 0..<600 where !stopped {
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            stopped = stat.split(separator: ")").last?.split(separator: " ").first == "T"
-            if !stopped { usleep(50_000) }
-        }
-        #expect(stopped, "the build never reached the commit point")
-        kill(pid, SIGKILL)
-        process.waitUntilExit()
+        try killAtStopPoint("MCPACK_TEST_STOP_BEFORE_COMMIT", ["build"], in: project)
         let left = project.outputFiles()
         #expect(!left.contains("test-bundle-1.0.0.zip"))
         #expect(left.count == 1 && left[0].hasPrefix(".test-bundle-1.0.0.zip.partial-"), "\(left)")
@@ -165,6 +145,52 @@ import Testing
         #expect(next.status == 0, "\(next.stderr)")
         #expect(next.stdout.contains(left[0]), "the abandoned file is not reported as removed")
         #expect(project.outputFiles() == ["test-bundle-1.0.0.zip", "test-bundle-1.0.0.zip.sha256"])
+    }
+
+    /// Found by scripts/crash-safety.sh killing at exact system calls: a kill
+    /// after the archive's rename left the old .sha256 beside the new
+    /// archive (verify then called it damaged) and a `.dat.nosync` file that
+    /// no later build removed.
+    @Test func aKillBetweenArchiveAndChecksumLeavesAnArchiveThatVerifies() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        try project.edit("assets/clauses.toml", "Also still law.", "Also still law, in part.")
+        try killAtStopPoint("MCPACK_TEST_STOP_BEFORE_CHECKSUM", ["build", "--overwrite"], in: project)
+        #expect(project.outputFiles() == ["test-bundle-1.0.0.zip"], "a stale .sha256 or a temporary file was left")
+        let verify = try MCPackBinary.run(["verify", "dist/test-bundle-1.0.0.zip"], in: project.root)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+
+        let next = try MCPackBinary.run(["build"], in: project.root)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(project.outputFiles() == ["test-bundle-1.0.0.zip", "test-bundle-1.0.0.zip.sha256"])
+        let again = try MCPackBinary.run(["verify", "dist/test-bundle-1.0.0.zip"], in: project.root)
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+    }
+
+    /// Runs mcpack with a test stop point set, waits for it to stop itself
+    /// there (SIGSTOP), and kills it with SIGKILL.
+    private func killAtStopPoint(_ variable: String, _ arguments: [String], in project: TestProject) throws {
+        let process = Process()
+        process.executableURL = MCPackBinary.url
+        process.arguments = arguments
+        process.currentDirectoryURL = project.root
+        var environment = ProcessInfo.processInfo.environment
+        environment[variable] = "1"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        var stopped = false
+        for _ in 0..<600 where !stopped {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            stopped = stat.split(separator: ")").last?.split(separator: " ").first == "T"
+            if !stopped { usleep(50_000) }
+        }
+        #expect(stopped, "the build never reached \(variable)")
+        kill(pid, SIGKILL)
+        process.waitUntilExit()
     }
 
     @Test func initMakesAProjectAndNeverOverwrites() throws {

@@ -151,6 +151,48 @@ import Testing
         }
     }
 
+    /// Found by scripts/campaign.py: with the archive alone (no .sha256),
+    /// these passed verify while unzip, gzip -t and tar refuse them.
+    @Test func damageOnlyOtherToolsNoticedIsFound() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        _ = try Self.builtEntries(project)
+        let zip = try Data(contentsOf: project.url("dist/\(Self.name).zip"))
+        try project.edit("bundle.toml", #"format = "zip""#, #"format = "tar.gz""#)
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        let gzip = try Data(contentsOf: project.url("dist/\(Self.name).tar.gz"))
+
+        // The central directory's name of the last entry, one letter changed.
+        var renamed = zip
+        let record = try #require(renamed.lastRange(of: Data([0x50, 0x4B, 0x01, 0x02])))
+        renamed[record.lowerBound + 46 + 2] ^= 0x01
+        var crc = gzip
+        crc[crc.count - 6] ^= 0xFF
+        var length = gzip
+        length[length.count - 2] ^= 0x01
+        let cases: [(String, String, Data, String)] = [
+            ("end record cut off", "zip", zip.dropLast(22), "truncated"),
+            ("central directory cut", "zip", zip.dropLast(100), "truncated"),
+            ("central directory name changed", "zip", renamed, "zip-directory"),
+            ("gzip CRC-32 changed", "tar.gz", crc, "gzip-stream"),
+            ("gzip length changed", "tar.gz", length, "gzip-stream"),
+            ("bytes after the gzip stream", "tar.gz", gzip + Data("junk".utf8), "gzip-stream"),
+        ]
+        for (what, format, data, rule) in cases {
+            let damaged = project.url("damaged/\(Self.name).\(format)")
+            try FileManager.default.createDirectory(at: damaged.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(data).write(to: damaged)
+            let result = try Self.verify(damaged, in: project)
+            #expect(result.status == 1, "\(what): \(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains(": \(rule): ") || result.stderr.contains(": \(rule): "), "\(what): \(result.stdout)\(result.stderr)")
+        }
+        // and the archives as built still verify
+        for format in ["zip", "tar.gz"] {
+            let result = try Self.verify(project.url("dist/\(Self.name).\(format)"), in: project)
+            #expect(result.status == 0, "\(format): \(result.stdout)\(result.stderr)")
+        }
+    }
+
     @Test func theChecksumFileBesideTheArchiveIsChecked() throws {
         let project = try TestProject.make()
         defer { project.destroy() }

@@ -38,6 +38,45 @@ import Testing
         #expect(lines.line(for: "nowhere") == nil)
     }
 
+    @Test func countsWindowsLineEndings() {
+        let lines = KeyLines("[bundle]\r\nname = \"x\"\r\n\r\n[document]\r\nimage = \"a.png\"\r\n")
+        #expect(lines.line(for: "bundle.name") == 2)
+        #expect(lines.line(for: "document.image") == 5)
+    }
+
+    /// Found by `make fuzz`: toml++ in TOMLKit 0.6.0 aborts the process on
+    /// these; mcpack must report them as syntax errors at the right line.
+    @Test(arguments: [
+        ("[#", 1, 2), ("a = 1\n[ #x]\n", 2, 3), ("[[[1]]]", 1, 3), ("x = 2\n[\ny = 1\n", 2, 2),
+        ("[&", 1, 2), ("[\u{1}]", 1, 2), ("[[ é ]]", 1, 4),
+    ])
+    func headerWithoutANameIsASyntaxError(_ text: String, line: Int, column: Int) {
+        let sink = DiagnosticSink()
+        #expect(TOMLSource.parse(text, displayPath: "bundle.toml", sink: sink) == nil)
+        let diagnostic = sink.all.first
+        #expect(diagnostic?.line == line, "\(sink.all)")
+        #expect(diagnostic?.message.hasPrefix("TOML syntax: a table header needs a name") == true, "\(sink.all)")
+        #expect(diagnostic?.message.hasSuffix("(column \(column))") == true, "\(sink.all)")
+    }
+
+    @Test func headerGuardLeavesValidTOMLAlone() {
+        let text = """
+            [ bundle ]
+            overlays = [
+              [ # a comment inside an array, not a header
+                1, 2],
+            ]
+            text = \"\"\"
+            [#not a header]
+            \"\"\"
+            [[ "quoted" ]]
+            [_x]
+            ['y']
+            """
+        let sink = DiagnosticSink()
+        #expect(TOMLSource.parse(text, displayPath: "bundle.toml", sink: sink) != nil, "\(sink.all)")
+    }
+
     @Test func semanticVersions() {
         for good in ["1.0.0", "0.1.0", "10.20.30", "1.0.0-rc.1", "1.0.0+build.5", "1.0.0-alpha+001"] {
             #expect(SemanticVersion(good) != nil, "\(good)")

@@ -3,6 +3,8 @@ import Foundation
 /// The result of running the built `mcpack` binary.
 struct RunResult {
     var status: Int32
+    /// Killed by a signal (a crash or an abort), not an exit.
+    var signalled = false
     var stdout: String
     var stderr: String
 }
@@ -37,6 +39,9 @@ enum MCPackBinary {
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        // A crash must fail the test, not hang it: the backtracer can wait
+        // on the pipes the test is reading.
+        env["SWIFT_BACKTRACE"] = "enable=no"
         env.removeValue(forKey: "SOURCE_DATE_EPOCH")
         for (key, value) in environment { env[key] = value }
         process.environment = env
@@ -54,6 +59,7 @@ enum MCPackBinary {
         process.waitUntilExit()
         return RunResult(
             status: process.terminationStatus,
+            signalled: process.terminationReason == .uncaughtSignal,
             stdout: String(decoding: outData.get(), as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
     }

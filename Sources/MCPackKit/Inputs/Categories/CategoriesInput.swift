@@ -25,7 +25,8 @@ enum CategoriesInput: BundleInput {
         var ok = true
         for name in names where !name.hasPrefix(".") {
             guard name.range(of: "^[1-9][0-9]{0,2}\\.png$", options: .regularExpression) != nil, let number = Int(name.dropLast(4)) else {
-                context.problem("\(folder)/\(name)", "unexpected file; category icons are named 1.png, 2.png, ... N.png")
+                let control = firstControlCharacter(name).map { " (its name holds a control character, \($0))" } ?? ""
+                context.problem("\(folder)/\(name)", "unexpected file\(control); category icons are named 1.png, 2.png, ... N.png")
                 ok = false
                 continue
             }
@@ -47,7 +48,7 @@ enum CategoriesInput: BundleInput {
                 context.problem(folder, "category \"\(category.name)\" uses icon \(category.icon), but there is no \(category.icon).png")
                 ok = false
             }
-            for number in numbered.keys.sorted() where !declared.contains(number) {
+            for number in numbered.keys.sorted() where clauses.categoriesComplete && !declared.contains(number) {
                 context.problem("\(folder)/\(number).png", "no [[category]] in \(context.project.config.clauses.file) uses icon \(number)")
                 ok = false
             }
@@ -82,6 +83,10 @@ enum CategoriesInput: BundleInput {
 
     /// Decodes one icon fully; returns its size, or nil after saying why not.
     private static func check(_ data: Data, path: String, context: GatherContext) -> (Int, Int)? {
+        if let problem = ImageFileCheck.problem(in: data) {
+            context.problem(path, problem)
+            return nil
+        }
         let image: Image
         do {
             image = try Image(data: data)

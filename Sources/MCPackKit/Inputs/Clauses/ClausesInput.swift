@@ -11,6 +11,11 @@ enum ClausesInput: BundleInput {
         let errorsBefore = context.sink.errorCount
         guard let source = TOMLSource.load(context.project.url(path), displayPath: context.project.display(path), sink: context.sink)
         else { return nil }
+        if source.root.isEmpty {
+            // One clear message, not "missing" twice and every icon unused.
+            context.problem(path, "holds no [[category]] or [[clause]] tables (it is empty or only comments); declare the menu's categories and at least one clause")
+            return nil
+        }
         let file = ClauseFile.read(source, master: context.master)
         context.clauses = file
         guard context.sink.errorCount == errorsBefore, let master = context.master else { return nil }

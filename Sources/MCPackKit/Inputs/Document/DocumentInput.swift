@@ -12,6 +12,12 @@ enum DocumentInput: BundleInput {
     static func gather(_ context: GatherContext) -> Component? {
         let settings = context.project.config.document
         let url = context.project.url(settings.image)
+        // libvips reads only the header here, so a PNG cut short would
+        // otherwise pass every check and fail part-way through tiling.
+        if let problem = ImageFileCheck.problem(atPath: url.path) {
+            context.problem(settings.image, problem)
+            return nil
+        }
         let image: Image
         do {
             image = try Image(contentsOf: url.path, sequential: true)

@@ -10,6 +10,10 @@ enum IconsInput: BundleInput {
     static func gather(_ context: GatherContext) -> Component? {
         guard let settings = context.project.config.icon else { return nil }
         guard let (data, source) = context.read(settings.master) else { return nil }
+        if let problem = ImageFileCheck.problem(in: data) {
+            context.problem(settings.master, problem)
+            return nil
+        }
         var image: Image
         do {
             image = try Image(data: data)

@@ -71,6 +71,10 @@ enum LaunchInput: BundleInput {
 
     private static func layer(_ path: String, context: GatherContext, needsAlpha: Bool) -> (image: Image, source: SourceFile)? {
         guard let (data, source) = context.read(path) else { return nil }
+        if let problem = ImageFileCheck.problem(in: data) {
+            context.problem(path, problem)
+            return nil
+        }
         let image: Image
         do {
             image = try Image(data: data)
