@@ -2,13 +2,14 @@
 # make fuzz: runs each libFuzzer target of Fuzz/ for FUZZ_SECONDS, seeded
 # from the example project, and prints what it found.
 #
-#   FUZZ_SECONDS   seconds per target (default 120; 5 targets)
+#   FUZZ_SECONDS   seconds per target (default 120; 6 targets)
 #   FUZZ_TARGETS   which targets (default: all of them)
 #
 # Targets: bundle-toml and clauses-toml (the TOML loaders, with the checks
 # behind them), manifest and bag-info (a small real bag with that tag file
 # replaced by the input, through every BagIt and content rule), archive
-# (arbitrary bytes as an archive, through verify and through diff's reader).
+# (arbitrary bytes as an archive, through verify and through diff's reader),
+# png-check (the PNG chunk walk every image input goes through first).
 #
 # Everything it makes stays in .build-fuzz/ (ignored by git):
 #   corpus/     the seeds, made fresh from the example project each run
@@ -43,7 +44,7 @@ if [ "$(uname -s)" != Linux ]; then
 fi
 
 seconds="${FUZZ_SECONDS:-120}"
-targets="${FUZZ_TARGETS:-bundle-toml clauses-toml manifest bag-info archive}"
+targets="${FUZZ_TARGETS:-bundle-toml clauses-toml manifest bag-info archive png-check}"
 leaks="${FUZZ_LEAKS:-0}"
 
 say() { printf '\n== %s\n' "$*"; }

@@ -21,6 +21,10 @@ enum Seeds {
         try put("bundle-toml", "bundle.toml", Data(contentsOf: project.appendingPathComponent("bundle.toml")))
         try put("clauses-toml", "clauses.toml", Data(contentsOf: project.appendingPathComponent("assets/clauses.toml")))
 
+        for name in try fm.contentsOfDirectory(atPath: project.appendingPathComponent("assets/categories").path).sorted().prefix(3) {
+            try put("png-check", name, Data(contentsOf: project.appendingPathComponent("assets/categories/\(name)")))
+        }
+
         // The example archive, slimmed to its small files and bagged again so
         // its manifests are right for what it holds.
         let reader = try ArchiveReader(path: exampleArchive)

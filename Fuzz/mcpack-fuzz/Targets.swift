@@ -11,7 +11,7 @@ struct FuzzTarget: @unchecked Sendable {
 
     nonisolated(unsafe) static var selected: FuzzTarget?
 
-    static let all: [FuzzTarget] = [bundleTOML, clausesTOML, manifest, bagInfo, archive]
+    static let all: [FuzzTarget] = [bundleTOML, clausesTOML, manifest, bagInfo, archive, pngCheck]
 
     // MARK: TOML loaders
 
@@ -69,6 +69,15 @@ struct FuzzTarget: @unchecked Sendable {
 
     static let manifest = FuzzTarget(name: "manifest", setUp: loadBaseBag) { replacingTagFile("manifest-sha256.txt", with: $0) }
     static let bagInfo = FuzzTarget(name: "bag-info", setUp: loadBaseBag) { replacingTagFile("bag-info.txt", with: $0) }
+
+    // MARK: Image files
+
+    /// The PNG chunk walk every image input goes through before libvips.
+    static let pngCheck = FuzzTarget(name: "png-check") { data in
+        _ = ImageFileCheck.problem(in: data)
+        // Data slices start anywhere: the walk must not assume index 0.
+        _ = ImageFileCheck.problem(in: (Data([0]) + data).dropFirst())
+    }
 
     // MARK: Archives
 

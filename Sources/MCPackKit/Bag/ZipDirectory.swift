@@ -1,13 +1,21 @@
 import Foundation
 
-/// The entry names a zip's central directory gives, in its order. libarchive
-/// takes each name from the entry's local header; unzip, Python and Finder
-/// take it from the central directory. A bag that verifies must unpack under
-/// the names verify checked, so verify compares the two lists. Only names
-/// are read (libarchive reads everything else); APPNOTE.TXT 4.3.12-4.3.16.
+/// What a zip's central directory says of each entry. libarchive takes each
+/// entry's name and compression method from its local header; unzip, Python
+/// and Finder take them from the central directory. A bag that verifies must
+/// unpack as verify read it, so verify compares the two (the corruption
+/// campaign found both kinds of difference passing). Only these fields are
+/// read; libarchive reads the rest. APPNOTE.TXT 4.3.7, 4.3.12-4.3.16.
 enum ZipDirectory {
+    struct Entry {
+        var name: [UInt8]
+        var method: UInt16
+        /// Where the entry's local header starts.
+        var localHeader: UInt64
+    }
+
     /// nil when there is no end-of-central-directory record to be found.
-    static func names(of path: String) -> [[UInt8]]? {
+    static func entries(of path: String) -> [Entry]? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd(), size >= 22 else { return nil }
@@ -33,18 +41,62 @@ enum ZipDirectory {
         guard directoryOffset <= size, directorySize <= size - directoryOffset, directorySize <= 1 << 30,
               let directory = read(handle, at: directoryOffset, count: Int(directorySize)) else { return nil }
 
-        var names: [[UInt8]] = []
+        var found: [Entry] = []
         var at = 0
-        while names.count < entries {
+        while found.count < entries {
             guard at + 46 <= directory.count, directory.uint32(at: at) == 0x0201_4B50 else { return nil }
             let nameLength = Int(directory.uint16(at: at + 28))
             let extraLength = Int(directory.uint16(at: at + 30))
             let commentLength = Int(directory.uint16(at: at + 32))
-            guard at + 46 + nameLength <= directory.count else { return nil }
-            names.append(Array(directory[(at + 46)..<(at + 46 + nameLength)]))
+            guard at + 46 + nameLength + extraLength <= directory.count else { return nil }
+            var offset = UInt64(directory.uint32(at: at + 42))
+            if offset == 0xFFFF_FFFF {
+                // Zip64: the 8-byte sizes that overflowed come first in the extra field.
+                let extra = Array(directory[(at + 46 + nameLength)..<(at + 46 + nameLength + extraLength)])
+                let skipped = (directory.uint32(at: at + 24) == 0xFFFF_FFFF ? 8 : 0) + (directory.uint32(at: at + 20) == 0xFFFF_FFFF ? 8 : 0)
+                guard let zip64 = zip64Field(in: extra), zip64.count >= skipped + 8 else { return nil }
+                offset = zip64.uint64(at: skipped)
+            }
+            found.append(Entry(name: Array(directory[(at + 46)..<(at + 46 + nameLength)]),
+                               method: directory.uint16(at: at + 10), localHeader: offset))
             at += 46 + nameLength + extraLength + commentLength
         }
-        return names
+        return found
+    }
+
+    /// Entries whose local header is missing or gives another compression
+    /// method than the central directory: unzip would fail on them.
+    static func localHeaderMismatches(of path: String, _ entries: [Entry]) -> [Problem] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var problems: [Problem] = []
+        var header = [UInt8](repeating: 0, count: 30)
+        for entry in entries {
+            let name = String(decoding: entry.name, as: UTF8.self)
+            let n = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 30, off_t(entry.localHeader)) }
+            guard n == 30, header.uint32(at: 0) == 0x0403_4B50 else {
+                problems.append(Problem(name, "zip-directory", "the zip's central directory points at byte \(entry.localHeader), where this entry does not start; unzip cannot extract it"))
+                continue
+            }
+            let method = header.uint16(at: 8)
+            if method != entry.method {
+                problems.append(Problem(name, "zip-directory", "the zip's central directory gives compression method \(entry.method), the entry itself \(method); unzip would fail to extract it"))
+            }
+        }
+        return problems
+    }
+
+    private static func zip64Field(in extra: [UInt8]) -> [UInt8]? {
+        var at = 0
+        while at + 4 <= extra.count {
+            let id = extra.uint16(at: at)
+            let size = Int(extra.uint16(at: at + 2))
+            guard at + 4 + size <= extra.count else { return nil }
+            if id == 0x0001 { return Array(extra[(at + 4)..<(at + 4 + size)]) }
+            at += 4 + size
+        }
+        return nil
     }
 
     private static func read(_ handle: FileHandle, at offset: UInt64, count: Int) -> [UInt8]? {

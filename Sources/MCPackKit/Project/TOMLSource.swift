@@ -48,16 +48,13 @@ final class TOMLSource {
                 message: "TOML syntax: a NUL byte (U+0000) at column \(column); TOML text cannot contain one (is this a binary file?)"))
             return nil
         }
-        let lines = KeyLines(text)
-        // toml++ (inside TOMLKit 0.6.0) aborts the process on a table header
-        // that does not start with a key, e.g. `[#` (tomlplusplus issue 294;
-        // found by `make fuzz`), so that one mistake is caught before it.
-        if let bad = lines.headerWithoutName {
-            sink.add(Diagnostic(
-                file: displayPath, line: bad.line,
-                message: "TOML syntax: a table header needs a name after \"[\" (a letter, digit, _, - or a quote), saw \(bad.saw) (column \(bad.column))"))
+        // Malformed shapes on which TOMLKit's toml++ would abort mcpack.
+        if let finding = TOMLPreflight.check(text) {
+            sink.add(Diagnostic(file: displayPath, line: finding.line,
+                                message: "TOML syntax: \(finding.message) (column \(finding.column))"))
             return nil
         }
+        let lines = KeyLines(text)
         do {
             let root = try TOMLTable(string: text)
             return TOMLSource(displayPath: displayPath, root: root, lines: lines, sink: sink, data: Data(text.utf8))
@@ -117,8 +114,6 @@ final class TOMLSource {
 /// locates; the values always come from TOMLKit.
 struct KeyLines {
     private var map: [String: Int] = [:]
-    /// The first table header whose name does not start as a key must.
-    private(set) var headerWithoutName: (line: Int, column: Int, saw: String)?
 
     /// Works on the UTF-8 bytes: with Foundation's string calls once per
     /// line, a 10 MB clauses.toml took over ten seconds to locate.
@@ -147,10 +142,6 @@ struct KeyLines {
                 continue
             }
             guard let first = line.first, first != UInt8(ascii: "#") else { continue }
-            if first == UInt8(ascii: "["), headerWithoutName == nil {
-                let rawLine = String(decoding: bytes[lineStart..<rawEnd], as: UTF8.self)[...]
-                headerWithoutName = Self.headerProblem(rawLine, number: number)
-            }
             if line.starts(with: Self.arrayOpen), let end = Self.find(Self.arrayClose, in: line) {
                 let name = Self.normalise(line[(line.startIndex + 2)..<end])
                 let count = arrayCounts[name, default: 0]
@@ -185,20 +176,6 @@ struct KeyLines {
             candidate = String(candidate[..<dot])
         }
         return nil
-    }
-
-    /// `[` or `[[`, spaces, then a bare-key character, a quote or `]`.
-    private static func headerProblem(_ rawLine: Substring, number: Int) -> (line: Int, column: Int, saw: String)? {
-        let characters = Array(rawLine.unicodeScalars)
-        var index = characters.firstIndex(of: "[")! + 1
-        if index < characters.count, characters[index] == "[" { index += 1 }
-        while index < characters.count, characters[index] == " " || characters[index] == "\t" { index += 1 }
-        guard index < characters.count else { return (number, index + 1, "the end of the line") }
-        let c = characters[index]
-        let startsKey = c.isASCII && (CharacterSet.alphanumerics.contains(c) || "_-\"']".unicodeScalars.contains(c))
-        if startsKey { return nil }
-        let shown = c.value < 0x20 || c.value == 0x7F ? String(format: "U+%04X", c.value) : "\"\(c)\""
-        return (number, index + 1, shown)
     }
 
     private static let spaces: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t")]

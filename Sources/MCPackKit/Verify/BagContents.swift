@@ -216,8 +216,9 @@ enum ArchiveCollector {
             for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
             contents.files[relative] = BagFile(path: relative, size: size, digests: digests, data: data)
         }
-        if isZip && contents.complete, let directory = ZipDirectory.names(of: path) {
-            contents.problems += directoryMismatches(streamed: streamedNames, directory: directory)
+        if isZip && contents.complete, let directory = ZipDirectory.entries(of: path) {
+            contents.problems += directoryMismatches(streamed: streamedNames, directory: directory.map(\.name))
+            contents.problems += ZipDirectory.localHeaderMismatches(of: path, directory)
         }
         if tops.count > 1 {
             contents.problems.append(Problem((path as NSString).lastPathComponent, "top-folder",

@@ -166,6 +166,8 @@ import Testing
         var renamed = zip
         let record = try #require(renamed.lastRange(of: Data([0x50, 0x4B, 0x01, 0x02])))
         renamed[record.lowerBound + 46 + 2] ^= 0x01
+        var method = zip
+        method[record.lowerBound + 10 + 1] = 0x2B
         var crc = gzip
         crc[crc.count - 6] ^= 0xFF
         var length = gzip
@@ -174,6 +176,7 @@ import Testing
             ("end record cut off", "zip", zip.dropLast(22), "truncated"),
             ("central directory cut", "zip", zip.dropLast(100), "truncated"),
             ("central directory name changed", "zip", renamed, "zip-directory"),
+            ("central directory compression method changed", "zip", method, "zip-directory"),
             ("gzip CRC-32 changed", "tar.gz", crc, "gzip-stream"),
             ("gzip length changed", "tar.gz", length, "gzip-stream"),
             ("bytes after the gzip stream", "tar.gz", gzip + Data("junk".utf8), "gzip-stream"),

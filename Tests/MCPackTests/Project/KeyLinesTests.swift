@@ -48,7 +48,7 @@ import Testing
     /// these; mcpack must report them as syntax errors at the right line.
     @Test(arguments: [
         ("[#", 1, 2), ("a = 1\n[ #x]\n", 2, 3), ("[[[1]]]", 1, 3), ("x = 2\n[\ny = 1\n", 2, 2),
-        ("[&", 1, 2), ("[\u{1}]", 1, 2), ("[[ é ]]", 1, 4),
+        ("[&", 1, 2), ("[\u{1}]", 1, 2), ("[[ é ]]", 1, 4), ("o=\"\"#\"\"\"\n[\r", 2, 2), ("a = 1\r\n[\r\n", 2, 2),
     ])
     func headerWithoutANameIsASyntaxError(_ text: String, line: Int, column: Int) {
         let sink = DiagnosticSink()
@@ -56,6 +56,16 @@ import Testing
         let diagnostic = sink.all.first
         #expect(diagnostic?.line == line, "\(sink.all)")
         #expect(diagnostic?.message.hasPrefix("TOML syntax: a table header needs a name") == true, "\(sink.all)")
+        #expect(diagnostic?.message.hasSuffix("(column \(column))") == true, "\(sink.all)")
+    }
+
+    @Test(arguments: [("l=[}", 1, 4), ("a = [1, }", 1, 9), ("a = [\n  1, # one\n  }", 3, 3), ("[t]\nb = [[1], [ }]]", 2, 13)])
+    func closingBraceWhereAnArrayValueShouldBeIsASyntaxError(_ text: String, line: Int, column: Int) {
+        let sink = DiagnosticSink()
+        #expect(TOMLSource.parse(text, displayPath: "bundle.toml", sink: sink) == nil)
+        let diagnostic = sink.all.first
+        #expect(diagnostic?.line == line, "\(sink.all)")
+        #expect(diagnostic?.message.hasPrefix("TOML syntax: an array holds values") == true, "\(sink.all)")
         #expect(diagnostic?.message.hasSuffix("(column \(column))") == true, "\(sink.all)")
     }
 
@@ -72,6 +82,19 @@ import Testing
             [[ "quoted" ]]
             [_x]
             ['y']
+            a = ["}", '}', "\\\\", "\\"}"]
+            b = [{x = 1}, {y = [2, {z = 3}]}]
+            c = [ # a comment
+            ]
+            d = [[1, 2], [3], []]
+            e = \"\"\"
+            [...] the king "quoted" \\
+            [*]\"\"\"
+            f = '''
+            [ }
+            '''
+            g = "a # not a comment [ }"
+            [h] # a header with a comment
             """
         let sink = DiagnosticSink()
         #expect(TOMLSource.parse(text, displayPath: "bundle.toml", sink: sink) != nil, "\(sink.all)")
