@@ -12,7 +12,9 @@ struct Diff: ParsableCommand {
             which fields, with a word-level diff of texts and the old and new rectangles), \
             categories, the document (settings, and tiles added, removed and changed per \
             level, as counts), icons, launch layers, other files, and metadata (bag-info.txt, \
-            bundle.json, the inputs' hashes).
+            bundle.json, the inputs' hashes). With --pixels it also decodes the icons, \
+            launch layers and category icons whose bytes changed and says how: their size \
+            in pixels, or the share of pixels changed (0% when only the bytes differ).
 
             Exit 0 identical, 1 different, 2 trouble (missing or unreadable input, unknown \
             version: the versions found are listed).
@@ -32,6 +34,9 @@ struct Diff: ParsableCommand {
     @Flag(help: "Verify both first (fixity and safety); refuse to compare a damaged one.")
     var verify = false
 
+    @Flag(help: "Decode changed icons, launch layers and category icons; say how their pixels changed.")
+    var pixels = false
+
     @Option(help: ArgumentHelp("Also write a page for the client: text diffs highlighted, changed icons and launch previews side by side.", valueName: "file"))
     var html: String?
 
@@ -50,7 +55,7 @@ struct Diff: ParsableCommand {
                     }
                 }
             }
-            report = try Differ.diff(a, b)
+            report = try Differ.diff(a, b, pixels: pixels)
             if let html {
                 try HTMLReports.write(HTMLReports.diff(report, old: a, new: b), to: html)
             }

@@ -14,6 +14,8 @@ public struct Change: Sendable, Encodable, Equatable {
     public var new: String?
     /// A word-level diff of a text, or counts (tiles per level).
     public var detail: String?
+    /// How a changed picture differs, when asked for (`--pixels`).
+    public var pixels: PixelChange?
 
     init(_ component: String, _ kind: String, clause: String? = nil, category: Int? = nil, field: String? = nil,
          path: String? = nil, old: String? = nil, new: String? = nil, detail: String? = nil) {
@@ -53,7 +55,10 @@ public struct DiffReport: Sendable, Encodable {
 public enum Differ {
     static let order = ["clauses", "categories", "document", "icons", "launch", "files", "metadata"]
 
-    public static func diff(_ a: String, _ b: String) throws -> DiffReport {
+    /// `pixels` decodes the pictures whose bytes changed (icons, launch
+    /// layers, category icons) to say how: their sizes, or the share of
+    /// pixels that changed. It reads past the tiles, so it is not the default.
+    public static func diff(_ a: String, _ b: String, pixels: Bool = false) throws -> DiffReport {
         let old = try BagSnapshot.load(a, label: a)
         let new = try BagSnapshot.load(b, label: b)
         var changes: [Change] = []
@@ -63,6 +68,7 @@ public enum Differ {
         changes += files(old, new)
         changes += metadata(old, new)
         changes.sort { (order.firstIndex(of: $0.component) ?? 99) < (order.firstIndex(of: $1.component) ?? 99) }
+        if pixels { try describePictures(&changes, old: a, new: b) }
         return DiffReport(old: a, new: b, summary: summary(changes), changes: changes)
     }
 

@@ -88,6 +88,39 @@ import Testing
         #expect(!changes.contains { $0["component"] as? String == "launch" })
     }
 
+    /// --pixels says how a picture changed: a new size, a share of changed
+    /// pixels, or the same pixels in other bytes.
+    @Test func pixelsSaysHowPicturesChanged() throws {
+        let (_, plain, project) = try Self.diffAfter(images: true) { project in
+            try project.write("assets/categories/2.png", TestProject.icon(12))
+            let same = try Image(data: Data(contentsOf: project.url("assets/categories/3.png")))
+            try project.write("assets/categories/3.png", same.pngData(compression: 1))
+            try project.write("assets/launch/text.png", Image.solid(width: 120, height: 30, ink: [20, 10, 5, 220]).pngData())
+        }
+        defer { project.destroy() }
+        #expect(!plain.contains { $0["pixels"] != nil }, "pixels are decoded only when asked for")
+
+        let result = try MCPackBinary.run(["diff", "1.0.0", "1.1.0", "--pixels", "--json"], in: project.root)
+        #expect(result.status == 1)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let changes = json["changes"] as? [[String: Any]] ?? []
+        func pixels(_ path: String) -> [String: Any]? {
+            changes.first { $0["path"] as? String == path }?["pixels"] as? [String: Any]
+        }
+        let recoloured = try #require(pixels("data/categories/2.png"))
+        #expect(recoloured["old_size"] as? String == "32x32" && recoloured["new_size"] as? String == "32x32")
+        #expect((recoloured["changed_fraction"] as? Double ?? 0) > 0.99)
+        let resaved = try #require(pixels("data/categories/3.png"))
+        #expect(resaved["changed_fraction"] as? Double == 0)
+        let resized = try #require(pixels("data/launch/Launch.xcassets/LaunchText.imageset/LaunchText@3x.png"))
+        #expect(resized["old_size"] as? String == "90x30" && resized["new_size"] as? String == "120x30")
+        #expect(resized["changed_fraction"] == nil)
+
+        let text = try MCPackBinary.run(["diff", "1.0.0", "1.1.0", "--pixels"], in: project.root)
+        #expect(text.stdout.contains("data/categories/3.png") && text.stdout.contains("32x32, other bytes, the same pixels"))
+        #expect(text.stdout.contains("size 90x30 -> 120x30"))
+    }
+
     @Test func htmlHighlightsTextAndShowsChangedIcons() throws {
         let (_, _, project) = try Self.diffAfter(images: true) { project in
             try project.edit("assets/clauses.toml", "Also still law.", "Also still <b>law</b>.")

@@ -1,0 +1,62 @@
+import Foundation
+import Imaging
+
+/// How one changed picture differs between two versions: its size in
+/// pixels before and after, and, when the size is the same, how much of it
+/// changed. "Other bytes, the same pixels" (a PNG saved again) shows as a
+/// changed fraction of 0.
+public struct PixelChange: Sendable, Encodable, Equatable {
+    public var oldSize: String
+    public var newSize: String
+    /// Share of pixels that differ in any band, 0...1; nil when the sizes differ.
+    public var changedFraction: Double?
+    /// Mean absolute difference per band, 0...255; nil when the sizes differ.
+    public var meanDifference: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case oldSize = "old_size", newSize = "new_size"
+        case changedFraction = "changed_fraction", meanDifference = "mean_difference"
+    }
+
+    /// The words the text report prints.
+    public var summary: String {
+        guard let changedFraction, let meanDifference else { return "size \(oldSize) -> \(newSize)" }
+        if changedFraction == 0 { return "\(newSize), other bytes, the same pixels" }
+        return String(format: "%@, %.1f%% of pixels changed, mean difference %.1f", newSize, changedFraction * 100, meanDifference)
+    }
+}
+
+extension Differ {
+    /// Pictures whose manifest hashes differ: where a diff says how they changed.
+    static func isPicture(_ change: Change) -> Bool {
+        guard change.kind == "changed", let path = change.path else { return false }
+        let lower = path.lowercased()
+        return (path.hasPrefix("data/icons/") || path.hasPrefix("data/launch/") || path.hasPrefix("data/categories/"))
+            && (lower.hasSuffix(".png") || lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg"))
+    }
+
+    /// Reads each changed picture from both versions (one pass over each) and
+    /// fills in `pixels`. A picture that cannot be decoded is said to be so
+    /// in `detail` rather than failing the whole diff.
+    static func describePictures(_ changes: inout [Change], old: String, new: String) throws {
+        let paths = Set(changes.filter(isPicture).compactMap(\.path))
+        guard !paths.isEmpty else { return }
+        let before = try BagSnapshot.files(paths, of: old)
+        let after = try BagSnapshot.files(paths, of: new)
+        for index in changes.indices where isPicture(changes[index]) {
+            let path = changes[index].path!
+            guard let a = before[path].flatMap({ try? Image(data: $0) }),
+                  let b = after[path].flatMap({ try? Image(data: $0) }) else {
+                changes[index].detail = "cannot decode both versions to compare pixels"
+                continue
+            }
+            var change = PixelChange(oldSize: "\(a.width)x\(a.height)", newSize: "\(b.width)x\(b.height)")
+            if let difference = try? a.pixelDifference(to: b), difference.sameSize {
+                change.changedFraction = difference.changedFraction
+                change.meanDifference = difference.meanDifference
+            }
+            changes[index].pixels = change
+            changes[index].detail = change.summary
+        }
+    }
+}
