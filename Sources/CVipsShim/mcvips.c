@@ -1,9 +1,23 @@
 #include "mcvips.h"
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 static void quiet(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
     /* libvips's warnings ("Not enough image data") duplicate the errors
      * mcpack reports itself, with the file name, from vips_error_buffer. */
+}
+
+void mcvips_bound_malloc_arenas(int arenas) {
+#ifdef __GLIBC__
+    /* glibc gives each new thread its own arena and keeps what the thread
+     * freed there: libvips's workers, passing tile buffers between threads,
+     * left a 34,000 px build 40 MB above the same work with two arenas. */
+    mallopt(M_ARENA_MAX, arenas);
+#else
+    (void) arenas;
+#endif
 }
 
 int mcvips_init(const char *argv0) {
@@ -119,6 +133,13 @@ int mcvips_dzsave(VipsImage *in, const char *base, int tile_size, int overlap,
         vips_image_set_progress(in, TRUE);
         handler = g_signal_connect(in, "eval", G_CALLBACK(on_eval), &closure);
     }
+    /* dzsave's workers wait in turn on the master's serial decode and on
+     * creating each tile file; one worker more than the cores keeps both
+     * cores busy (a 34,000 px master tiled about 1 s sooner on 2 cores,
+     * for 9 MB more). A VIPS_CONCURRENCY the user set is left alone. */
+    int workers = vips_concurrency_get();
+    if (!g_getenv("VIPS_CONCURRENCY"))
+        vips_concurrency_set(workers + 1);
     int result = vips_dzsave(in, base,
         "layout", iiif3 ? VIPS_FOREIGN_DZ_LAYOUT_IIIF3 : VIPS_FOREIGN_DZ_LAYOUT_DZ,
         "tile_size", tile_size,
@@ -128,6 +149,7 @@ int mcvips_dzsave(VipsImage *in, const char *base, int tile_size, int overlap,
         "id", id ? id : "https://example.org/iiif",
         "strip", TRUE,
         NULL);
+    vips_concurrency_set(workers);
     if (handler)
         g_signal_handler_disconnect(in, handler);
     return result;

@@ -94,3 +94,9 @@ extension Library {
 /// The libvips version, part of every cache key: another version may make
 /// other bytes.
 public let libraryVersion: String = Library.version
+
+/// Keeps the process's memory bounded while libvips's worker threads run:
+/// call once, first thing in `main`, before any thread starts.
+public func boundMemoryForWorkerThreads() {
+    mcvips_bound_malloc_arenas(2)
+}

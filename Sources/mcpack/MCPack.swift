@@ -19,6 +19,7 @@ struct MCPack: ParsableCommand {
 @main
 enum Main {
     static func main() {
+        MCPackProcess.prepare()
         do {
             var command = try MCPack.parseAsRoot()
             try command.run()

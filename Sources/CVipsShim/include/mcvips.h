@@ -10,6 +10,9 @@
 /// Starts libvips once per process. Returns 0 on success.
 int mcvips_init(const char *argv0);
 
+/// Caps glibc's malloc arenas (a no-op elsewhere). Call before threads start.
+void mcvips_bound_malloc_arenas(int arenas);
+
 /// Opens an image file lazily (header only until pixels are needed).
 /// `sequential` asks for top-to-bottom access, so memory grows with width.
 /// Loaders fail on the first decode error instead of returning grey pixels.

@@ -3,8 +3,8 @@ import Foundation
 
 /// Writes a zip, tar.gz or tar.zst through libarchive, the same bytes for
 /// the same entries: fixed times and owners, no host details. The archive
-/// file's own SHA-256 is computed as its bytes go out, so the .sha256 costs
-/// no second read.
+/// file's own SHA-256 is computed (on the hashing queue's core) as its
+/// bytes go out, so the .sha256 costs no second read.
 final class ArchiveWriter {
     private let archive: OpaquePointer
     private let format: ArchiveFormat
@@ -16,13 +16,17 @@ final class ArchiveWriter {
     private final class Sink {
         let fd: Int32
         let hasher = Digest()
+        let hashing: HashingQueue
         var bytes = 0
         var failure: String?
 
-        init(fd: Int32) { self.fd = fd }
+        init(fd: Int32, hashing: HashingQueue) {
+            self.fd = fd
+            self.hashing = hashing
+        }
     }
 
-    init(path: String, format: ArchiveFormat) throws {
+    init(path: String, format: ArchiveFormat, hashing: HashingQueue = HashingQueue()) throws {
         // libarchive's zip writer turns times into DOS fields through the
         // local time zone; pin it so TZ cannot change the bytes.
         setenv("TZ", "UTC0", 1)
@@ -36,7 +40,7 @@ final class ArchiveWriter {
         self.archive = archive
         self.format = format
         self.path = path
-        self.sink = Sink(fd: fd)
+        self.sink = Sink(fd: fd, hashing: hashing)
         switch format {
         case .zip:
             try check(archive_write_set_format_zip(archive))
@@ -68,7 +72,7 @@ final class ArchiveWriter {
                 }
                 offset += n
             }
-            sink.hasher.update(bytes)
+            sink.hashing.update(sink.hasher, with: bytes)
             sink.bytes += length
             return la_ssize_t(length)
         }, nil))
@@ -120,6 +124,7 @@ final class ArchiveWriter {
         closed = true
         try check(archive_write_close(archive))
         guard fsync(sink.fd) == 0 else { throw FileError(path: path, message: "cannot flush to disk: \(String(cString: strerror(errno)))") }
+        sink.hashing.drain()
         return (sink.hasher.finish(), sink.bytes)
     }
 

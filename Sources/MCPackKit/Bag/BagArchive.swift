@@ -5,10 +5,12 @@ extension Bag {
     /// returns the archive's SHA-256 and size.
     @discardableResult
     func write(to path: String, format: ArchiveFormat, mtime: Int) throws -> (sha256: String, bytes: Int) {
-        let writer = try ArchiveWriter(path: path, format: format)
+        let hashing = HashingQueue()
+        let writer = try ArchiveWriter(path: path, format: format, hashing: hashing)
         for tag in tagFiles {
             try writer.add(path: "\(top)/\(tag.path)", data: tag.data, mtime: mtime, compress: true)
         }
+        let changed = LockedArray<String?>(repeating: nil, count: 1)
         for entry in payload {
             let entryPath = "\(top)/\(entry.path)"
             switch entry.source {
@@ -20,16 +22,19 @@ extension Bag {
                 let hasher = Digest()
                 try writer.add(path: entryPath, size: entry.size, mtime: mtime, compress: entry.compress) { write in
                     try FileChunks.read(path) { chunk in
-                        hasher.update(chunk)
+                        hashing.update(hasher, with: chunk)
                         try write(chunk)
                     }
                 }
-                guard hasher.finish() == entry.sha256 else {
-                    throw FileError(path: path, message: "changed while the archive was being written; build again")
-                }
+                let expected = entry.sha256
+                hashing.then { if changed[0] == nil && hasher.finish() != expected { changed[0] = path } }
             }
         }
-        return try writer.finish()
+        let written = try writer.finish()
+        if let path = changed[0] {
+            throw FileError(path: path, message: "changed while the archive was being written; build again")
+        }
+        return written
     }
 
     /// Reads a written archive back and confirms it holds exactly the

@@ -46,14 +46,12 @@ enum DocumentInput: BundleInput {
         do {
             let started = Date()
             let total = geometry.totalTiles
-            entry = try cache.entry(key, damage: { context.report(.note($0)) }) { folder in
+            // libvips stamps vips-properties.xml with the date of tiling: it must not ship.
+            entry = try cache.entry(key, damage: { context.report(.note($0)) },
+                                    leaveOut: { $0.hasSuffix("vips-properties.xml") }) { folder in
                 try TilePyramid.write(master: url.path, to: folder, name: name, settings: pyramid) { percent, eta in
                     context.report(.tiling(percent: percent, secondsLeft: eta, tiles: total,
                                            elapsed: Date().timeIntervalSince(started)))
-                }
-                // libvips stamps this file with the date of tiling: it must not ship.
-                for path in try WorkCache.listFiles(in: folder) where path.hasSuffix("vips-properties.xml") {
-                    try FileManager.default.removeItem(at: folder.appendingPathComponent(path))
                 }
             }
         } catch {
