@@ -73,13 +73,23 @@ final class ArchiveReader {
     /// Bytes of the archive file consumed so far (before decompression).
     var compressedBytesRead: Int64 { Int64(archive_filter_bytes(archive, -1)) }
 
+    /// This entry's data is damaged (a zip CRC or size that does not
+    /// match), but the archive can still be read from the next entry on.
+    struct EntryDamaged: Error, CustomStringConvertible {
+        let description: String
+    }
+
     /// Hands the current entry's data to `body` in chunks. `body` may stop
-    /// the read early by throwing.
+    /// the read early by throwing. Throws `EntryDamaged` when only this entry
+    /// is bad, anything else when the archive cannot be read further.
     func readData(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = buffer.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
             if n == 0 { return }
+            if n == Int(ARCHIVE_WARN) || n == Int(ARCHIVE_FAILED) {
+                throw EntryDamaged(description: archive_error_string(archive).map { String(cString: $0) } ?? "the entry's data is damaged")
+            }
             guard n > 0 else { throw failure() }
             try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
         }

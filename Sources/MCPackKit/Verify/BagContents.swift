@@ -9,6 +9,9 @@ struct BagFile {
     var size: Int64
     var digests: [DigestAlgorithm: String]
     var data: Data?
+    /// The archive itself says this entry's bytes are wrong (a zip CRC);
+    /// reported once as that, so the digest rules leave it alone.
+    var damaged = false
 }
 
 struct BagContents {
@@ -16,6 +19,9 @@ struct BagContents {
     var problems: [Problem] = []
     /// False when the bag could not be read to the end (truncated, limits).
     var complete = true
+    /// Where reading stopped before the end, when it did ("in X", "after
+    /// X"): files beyond it were not reached, which is not the same as missing.
+    var stoppedAt: String?
     var bytes: Int64 = 0
 
     /// Tag files are the files outside data/.
@@ -96,8 +102,12 @@ enum ArchiveCollector {
         var tops: [String] = []
         var seen = Set<String>()
         var entries = 0
+        var lastName: String?
         var algorithms: Set<DigestAlgorithm>?
         var declared = Set<DigestAlgorithm>()
+        // Digests run on a second core while this one reads and CRCs.
+        let hashing = HashingQueue()
+        let digested = DigestTable()
 
         reading: while true {
             let entry: ArchiveReader.Entry
@@ -107,9 +117,11 @@ enum ArchiveCollector {
             } catch {
                 contents.problems.append(Problem((path as NSString).lastPathComponent, "truncated", "the archive is damaged or truncated: \(error)"))
                 contents.complete = false
+                contents.stoppedAt = lastName.map { "after \($0)" } ?? "at its start"
                 break
             }
             entries += 1
+            lastName = entry.path ?? lastName
             if isZip { streamedNames.append(entry.rawPath) }
             if let warning = entry.warning {
                 contents.problems.append(Problem(entry.path ?? archiveName, "archive-damaged", warning))
@@ -117,6 +129,7 @@ enum ArchiveCollector {
             if entries > limits.maxEntries {
                 contents.problems.append(Problem((path as NSString).lastPathComponent, "limits", "more than \(limits.maxEntries) entries; stopped reading (see --max-entries)"))
                 contents.complete = false
+                contents.stoppedAt = "after \(lastName ?? archiveName)"
                 break
             }
             guard let name = entry.path else {
@@ -167,6 +180,7 @@ enum ArchiveCollector {
             if let size = entry.size, size > limits.maxEntryBytes {
                 contents.problems.append(Problem(name, "limits", "claims \(size) bytes, over the \(limits.maxEntryBytes) byte limit for one entry (see --max-entry-bytes)"))
                 contents.complete = false
+                contents.stoppedAt = "in \(name)"
                 break reading
             }
             if BagContents.isTagFile(relative), components.count == 2,
@@ -187,7 +201,7 @@ enum ArchiveCollector {
             var stop: Problem?
             do {
                 try reader.readData { chunk in
-                    for (_, hasher) in hashers { hasher.update(chunk) }
+                    for (_, hasher) in hashers { hashing.update(hasher, with: chunk) }
                     size += Int64(chunk.count)
                     if data != nil {
                         if size <= 64 << 20 { data!.append(contentsOf: chunk) } else { data = nil }
@@ -205,17 +219,31 @@ enum ArchiveCollector {
             } catch is CancellationError {
                 contents.problems.append(stop!)
                 contents.complete = false
+                contents.stoppedAt = "in \(name)"
                 break reading
+            } catch let damage as ArchiveReader.EntryDamaged {
+                // Only this entry is bad: say so once and read on. Its size
+                // is the one declared, so the Oxum does not repeat the news.
+                contents.problems.append(Problem(name, "archive-damaged", damage.description))
+                contents.bytes += entry.size ?? size
+                contents.files[relative] = BagFile(path: relative, size: entry.size ?? size, digests: [:], data: nil, damaged: true)
+                continue
             } catch {
                 contents.problems.append(Problem(name, "truncated", "cannot read the entry's data: \(error)"))
                 contents.complete = false
+                contents.stoppedAt = "in \(name)"
                 break reading
             }
             contents.bytes += size
-            var digests: [DigestAlgorithm: String] = [:]
-            for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
-            contents.files[relative] = BagFile(path: relative, size: size, digests: digests, data: data)
+            contents.files[relative] = BagFile(path: relative, size: size, digests: [:], data: data)
+            hashing.then {
+                var digests: [DigestAlgorithm: String] = [:]
+                for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
+                digested.set(relative, digests)
+            }
         }
+        hashing.drain()
+        for (relative, digests) in digested.all { contents.files[relative]?.digests = digests }
         if isZip && contents.complete, let directory = ZipDirectory.entries(of: path) {
             contents.problems += directoryMismatches(streamed: streamedNames, directory: directory.map(\.name))
             contents.problems += ZipDirectory.localHeaderMismatches(of: path, directory)
@@ -328,4 +356,15 @@ enum FolderCollector {
         }
         return contents
     }
+}
+
+/// Digests finished on the hashing queue, by path, for the reading thread to
+/// collect once the queue is drained.
+final class DigestTable: @unchecked Sendable {
+    private var table: [String: [DigestAlgorithm: String]] = [:]
+    private let lock = NSLock()
+
+    func set(_ path: String, _ digests: [DigestAlgorithm: String]) { lock.withLock { table[path] = digests } }
+
+    var all: [String: [DigestAlgorithm: String]] { lock.withLock { table } }
 }

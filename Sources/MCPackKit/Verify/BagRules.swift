@@ -29,12 +29,22 @@ enum BagRules {
             for path in payload.sorted() where entries[path] == nil {
                 problems.append(Problem(path, "complete", "not listed in \(name)"))
             }
+            var unreached: [String] = []
             for (path, expected) in entries.sorted(by: { $0.key < $1.key }) where path.hasPrefix("data/") {
                 guard payloadSet.contains(path) else {
-                    problems.append(Problem(path, "missing", "listed in \(name) but not in the bag"))
+                    if bag.stoppedAt != nil {
+                        unreached.append(path)
+                    } else {
+                        problems.append(Problem(path, "missing", "listed in \(name) but not in the bag"))
+                    }
                     continue
                 }
                 fixity(bag.files[path]!, expected: expected, algorithm: algorithm, manifest: name, &problems)
+            }
+            if let stoppedAt = bag.stoppedAt, let first = unreached.first {
+                // One line, not thousands: these were never read, so nobody
+                // knows whether they are there.
+                problems.append(Problem(name, "missing", "\(unreached.count) file\(unreached.count == 1 ? "" : "s") it lists were not reached: reading stopped \(stoppedAt) (first: \(first))"))
             }
         }
 
@@ -180,6 +190,7 @@ enum BagRules {
     }
 
     private static func fixity(_ file: BagFile, expected: String, algorithm: DigestAlgorithm, manifest: String, _ problems: inout [Problem]) {
+        if file.damaged { return }
         guard let actual = file.digests[algorithm] else {
             problems.append(Problem(file.path, "fixity", "not checked against \(manifest): that manifest came after the file in the archive", severity: .warning))
             return

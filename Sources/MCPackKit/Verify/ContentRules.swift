@@ -98,8 +98,11 @@ enum ContentRules {
                 }
             }
             let present = Set(bag.files.keys.filter { $0.hasPrefix(folder) })
-            for missing in expected.subtracting(present).sorted() {
-                problems.append(Problem(missing, "pyramid-complete", "a tile the .dzi implies is missing"))
+            let missing = expected.subtracting(present).sorted()
+            if let stoppedAt = bag.stoppedAt, let first = missing.first {
+                problems.append(Problem(path, "pyramid-complete", "\(missing.count) tiles it implies were not reached: reading stopped \(stoppedAt) (first: \(first))"))
+            } else {
+                for tile in missing { problems.append(Problem(tile, "pyramid-complete", "a tile the .dzi implies is missing")) }
             }
             for extra in present.subtracting(expected).sorted() {
                 problems.append(Problem(extra, "pyramid-complete", "not a tile of the \(width) x \(height) pyramid the .dzi describes"))
