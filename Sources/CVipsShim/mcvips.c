@@ -56,6 +56,10 @@ int mcvips_decode_all(VipsImage *image) {
     return vips_avg(image, &mean, NULL);
 }
 
+VipsImage *mcvips_copy_memory(VipsImage *image) {
+    return vips_image_copy_memory(image);
+}
+
 char *mcvips_take_error(void) {
     char *text = g_strdup(vips_error_buffer());
     vips_error_clear();

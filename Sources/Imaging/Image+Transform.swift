@@ -18,6 +18,13 @@ extension Image {
         return Image(pointer: out, parents: [self])
     }
 
+    /// This image computed once into memory, so two outputs made from it do
+    /// not compute it twice.
+    public func inMemory() throws -> Image {
+        guard let out = mcvips_copy_memory(pointer) else { throw ImagingError("cannot compute the image") }
+        return Image(pointer: out)
+    }
+
     /// `overlay` centred over this image, alpha-blended.
     public func composited(centred overlay: Image) throws -> Image {
         guard let out = mcvips_composite_centre(pointer, overlay.pointer) else { throw ImagingError("cannot composite") }

@@ -29,6 +29,9 @@ const char *mcvips_loader(VipsImage *image);
 /// is found now and not half-way through a build. Returns 0 on success.
 int mcvips_decode_all(VipsImage *image);
 
+/// The image computed once into memory, for use more than once.
+VipsImage *mcvips_copy_memory(VipsImage *image);
+
 /// The image's error text, copied and cleared.
 char *mcvips_take_error(void);
 

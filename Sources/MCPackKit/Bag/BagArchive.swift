@@ -1,5 +1,14 @@
 import Foundation
 
+/// A file the archive was to copy (from the work cache) is missing, or is
+/// not the file whose hash the manifest already holds.
+struct SourceFileChanged: Error, CustomStringConvertible {
+    let path: String
+    let reason: String
+
+    var description: String { "\(path) \(reason); it changed while the archive was being written: build again" }
+}
+
 extension Bag {
     /// Serializes the bag into one archive with a single top folder;
     /// returns the archive's SHA-256 and size.
@@ -17,14 +26,23 @@ extension Bag {
             case .bytes(let data):
                 try writer.add(path: entryPath, data: data, mtime: mtime, compress: entry.compress)
             case .file(let path):
-                // Hashed again while copied: a file that changed since it was
-                // hashed would make the manifest lie.
+                // Hashed again while copied: the manifest holds the hash the
+                // work cache recorded, and a file that is not that file any
+                // more must not ship under it.
                 let hasher = Digest()
+                var copied = 0
                 try writer.add(path: entryPath, size: entry.size, mtime: mtime, compress: entry.compress) { write in
-                    try FileChunks.read(path) { chunk in
-                        hashing.update(hasher, with: chunk)
-                        try write(chunk)
+                    do {
+                        try FileChunks.read(path) { chunk in
+                            copied += chunk.count
+                            guard copied <= entry.size else { throw SourceFileChanged(path: path, reason: "is larger than recorded") }
+                            hashing.update(hasher, with: chunk)
+                            try write(chunk)
+                        }
+                    } catch let error as FileError where error.path == path {
+                        throw SourceFileChanged(path: path, reason: error.message)
                     }
+                    guard copied == entry.size else { throw SourceFileChanged(path: path, reason: "is smaller than recorded") }
                 }
                 let expected = entry.sha256
                 hashing.then { if changed[0] == nil && hasher.finish() != expected { changed[0] = path } }
@@ -32,7 +50,7 @@ extension Bag {
         }
         let written = try writer.finish()
         if let path = changed[0] {
-            throw FileError(path: path, message: "changed while the archive was being written; build again")
+            throw SourceFileChanged(path: path, reason: "does not hold the bytes recorded")
         }
         return written
     }

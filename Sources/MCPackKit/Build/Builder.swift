@@ -71,6 +71,19 @@ public enum Builder {
     static var inputs: [any BundleInput.Type] { [DocumentInput.self, ClausesInput.self, CategoriesInput.self, IconsInput.self, LaunchInput.self] }
 
     public static func build(_ options: BuildOptions) throws -> BuildResult {
+        do {
+            return try buildOnce(options)
+        } catch let changed as SourceFileChanged {
+            // A work-cache file was missing or changed: that entry goes, is
+            // made again, and the archive is written once more from it.
+            guard let entry = WorkCache.entry(holding: changed.path) else { throw changed }
+            options.events?(.note("cache entry \(entry.name) has a file missing or changed (first: \(entry.file)); making it again"))
+            try? FileManager.default.removeItem(at: entry.folder)
+            return try buildOnce(options)
+        }
+    }
+
+    private static func buildOnce(_ options: BuildOptions) throws -> BuildResult {
         let sink = DiagnosticSink()
         guard let project = Project.load(configPath: options.configPath, sink: sink) else { throw InputError(sink.all) }
         let mtime = sourceDate(project, options: options, sink: sink)

@@ -5,8 +5,11 @@ import Imaging
 /// between builds in `.mcpack-cache/<kind>/<key>/` where the key hashes the
 /// input's SHA-256 and every setting that shapes the output. A rebuild with
 /// nothing changed reuses them instead of decoding and encoding again. Each
-/// entry records every file's hash when it was made; an entry that no longer
-/// matches is removed and made again, never shipped. Safe to delete.
+/// entry records every file's hash and size when it was made. Reuse trusts
+/// that record, because the archive writer hashes every byte it copies
+/// anyway: a file missing or changed stops that write (SourceFileChanged),
+/// and the build removes the entry, makes it again and writes again. A
+/// damaged file is never shipped. Safe to delete.
 struct WorkCache {
     struct File: Codable, Sendable {
         /// Relative to the entry's `files/` folder.
@@ -70,22 +73,17 @@ struct WorkCache {
             return nil
         }
         let root = entry.appendingPathComponent("files")
-        let base = root.path + "/"
-        let bad = LockedArray<String?>(repeating: nil, count: index.files.count)
-        DispatchQueue.concurrentPerform(iterations: index.files.count) { i in
-            let file = index.files[i]
-            if let (sha, bytes) = try? Digest.hexOfFile(base + file.path), sha == file.sha256, bytes == file.bytes {
-                return
-            }
-            bad[i] = file.path
-        }
-        let damaged = bad.values.compactMap { $0 }
-        if !damaged.isEmpty {
-            damage("cache: \(damaged.count) file\(damaged.count == 1 ? "" : "s") of \(folder.lastPathComponent) missing or changed (first: \(damaged[0])); making them again")
-            try? FileManager.default.removeItem(at: entry)
-            return nil
-        }
         return Entry(root: root, files: index.files, reused: true)
+    }
+
+    /// The entry folder holding `path`, with the file's path inside it, when
+    /// `path` is a file of some project's work cache.
+    static func entry(holding path: String) -> (folder: URL, name: String, file: String)? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard let cache = parts.lastIndex(of: ".mcpack-cache"), parts.count > cache + 4, parts[cache + 3] == "files" else { return nil }
+        let folder = parts[...(cache + 2)].joined(separator: "/")
+        return (URL(fileURLWithPath: folder), "\(parts[cache + 1])/\(parts[cache + 2].prefix(12))",
+                parts[(cache + 4)...].joined(separator: "/"))
     }
 
     /// Makes an entry under a temporary name, hashes and indexes it, then

@@ -44,10 +44,17 @@ import Testing
             try bag.write(to: path, format: format, mtime: Builder.defaultSourceDate)
             try bag.check(archive: path)
         }
-        // A file that changes between hashing and writing is caught.
-        try Data("changed".utf8).write(to: file)
-        #expect(throws: FileError.self) {
+        // A file that changes between hashing and writing is caught: in
+        // size, and (same size, other bytes) by its hash.
+        var altered = big
+        altered[1_500_000] ^= 0x01
+        try altered.write(to: file)
+        #expect(throws: SourceFileChanged.self) {
             try bag.write(to: folder.appendingPathComponent("u.zip").path, format: .zip, mtime: Builder.defaultSourceDate)
+        }
+        try Data("changed".utf8).write(to: file)
+        #expect(throws: SourceFileChanged.self) {
+            try bag.write(to: folder.appendingPathComponent("v.zip").path, format: .zip, mtime: Builder.defaultSourceDate)
         }
     }
 }

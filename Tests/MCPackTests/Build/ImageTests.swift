@@ -113,7 +113,7 @@ import Testing
 
     /// A cache entry with a tile removed or altered is made again, and the
     /// archive is the one a cold build gives.
-    @Test(arguments: ["remove", "alter"])
+    @Test(arguments: ["remove", "alter", "shorten"])
     func damagedTileCacheIsRemade(_ damage: String) throws {
         let project = try TestProject.make()
         defer { project.destroy() }
@@ -124,6 +124,8 @@ import Testing
         let tile = project.url(".mcpack-cache/tiles/\(entries[0])/files/master_files/10/1_1.jpeg")
         if damage == "remove" {
             try FileManager.default.removeItem(at: tile)
+        } else if damage == "shorten" {
+            try Data(contentsOf: tile).dropLast(10).write(to: tile)
         } else {
             var bytes = try Data(contentsOf: tile)
             bytes[bytes.count / 2] ^= 0xFF

@@ -122,17 +122,29 @@ enum LaunchInput: BundleInput {
             "info": ["author": "mcpack", "version": 1],
         ])).write(to: backgroundSet.appendingPathComponent("Contents.json"))
 
-        // One screen at a time: this runs beside the tiling, and two more
-        // full-screen pipelines at once took the build past its memory budget.
-        for screen in allScreens {
-            let name = "\(screen.width)x\(screen.height).png"
-            let cover = try srgbBackground.resized(width: screen.width, height: screen.height, crop: true)
-            let coverPNG = try cover.pngData(compression: 3)
-            try coverPNG.write(to: folder.appendingPathComponent("screens/\(name)"))
-            // From the encoded cover, so the resize is not computed twice. The
-            // background is opaque, so flattening only drops the alpha band.
-            let preview = try Image(data: coverPNG).composited(centred: scaledText[screen.scale]!).flattened(red: 0, green: 0, blue: 0)
-            try preview.pngData(compression: 3).write(to: folder.appendingPathComponent("preview/\(name)"))
+        // Two screens at a time: each PNG's deflate runs on one core, and
+        // the tiling is done by now, so a second core is free; more at once
+        // would cost some 25 MB each of the memory budget. The cover is
+        // computed once into memory for both its PNG and its preview; the
+        // background is opaque, so flattening only drops the alpha band.
+        let screens = allScreens
+        let texts = scaledText
+        let lanes = min(2, ProcessInfo.processInfo.activeProcessorCount)
+        let failures = LockedArray<Error?>(repeating: nil, count: screens.count)
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            for index in stride(from: lane, to: screens.count, by: lanes) {
+                let screen = screens[index]
+                let name = "\(screen.width)x\(screen.height).png"
+                do {
+                    let cover = try srgbBackground.resized(width: screen.width, height: screen.height, crop: true).inMemory()
+                    try cover.pngData(compression: 3).write(to: folder.appendingPathComponent("screens/\(name)"))
+                    let preview = try cover.composited(centred: texts[screen.scale]!).flattened(red: 0, green: 0, blue: 0)
+                    try preview.pngData(compression: 3).write(to: folder.appendingPathComponent("preview/\(name)"))
+                } catch {
+                    failures[index] = error
+                }
+            }
         }
+        if let failure = failures.values.compactMap({ $0 }).first { throw failure }
     }
 }
