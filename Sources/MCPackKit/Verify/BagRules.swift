@@ -26,21 +26,28 @@ enum BagRules {
             for path in entries.keys.sorted() where !path.hasPrefix("data/") {
                 problems.append(Problem(name, "manifest-path", "lists \(path), which is not under data/"))
             }
-            for path in payload.sorted() where entries[path] == nil {
-                problems.append(Problem(path, "complete", "not listed in \(name)"))
+            // Problems are few and entries many: the entries are walked as
+            // they are and only the problems sorted, by path.
+            var unlisted: [Problem] = []
+            for path in payload where entries[path] == nil {
+                unlisted.append(Problem(path, "complete", "not listed in \(name)"))
             }
+            problems += unlisted.sorted { $0.path < $1.path }
             var unreached: [String] = []
-            for (path, expected) in entries.sorted(by: { $0.key < $1.key }) where path.hasPrefix("data/") {
+            var listed: [Problem] = []
+            for (path, expected) in entries where path.hasPrefix("data/") {
                 guard payloadSet.contains(path) else {
                     if bag.stoppedAt != nil {
                         unreached.append(path)
                     } else {
-                        problems.append(Problem(path, "missing", "listed in \(name) but not in the bag"))
+                        listed.append(Problem(path, "missing", "listed in \(name) but not in the bag"))
                     }
                     continue
                 }
-                fixity(bag.files[path]!, expected: expected, algorithm: algorithm, manifest: name, &problems)
+                fixity(bag.files[path]!, expected: expected, algorithm: algorithm, manifest: name, &listed)
             }
+            problems += listed.sorted { $0.path < $1.path }
+            unreached.sort()
             if let stoppedAt = bag.stoppedAt, let first = unreached.first {
                 // One line, not thousands: these were never read, so nobody
                 // knows whether they are there.
