@@ -5,7 +5,9 @@ import Foundation
 enum DigestAlgorithm: String, CaseIterable, Sendable, Comparable {
     case md5, sha1, sha256, sha512
 
-    fileprivate var evp: OpaquePointer? {
+    fileprivate var evp: OpaquePointer? { FetchedDigests.shared.table[self] }
+
+    fileprivate var legacy: OpaquePointer? {
         switch self {
         case .md5: return EVP_md5()
         case .sha1: return EVP_sha1()
@@ -14,7 +16,32 @@ enum DigestAlgorithm: String, CaseIterable, Sendable, Comparable {
         }
     }
 
+    fileprivate var openSSLName: String {
+        switch self {
+        case .md5: return "MD5"
+        case .sha1: return "SHA1"
+        case .sha256: return "SHA256"
+        case .sha512: return "SHA512"
+        }
+    }
+
     static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// Each algorithm fetched from OpenSSL once per process: given the legacy
+/// EVP_sha256() handle, OpenSSL 3 looks the implementation up again on every
+/// init, 17,000 times over a large bag. Kept for the life of the process.
+private struct FetchedDigests: @unchecked Sendable {
+    static let shared = FetchedDigests()
+    let table: [DigestAlgorithm: OpaquePointer]
+
+    private init() {
+        var table: [DigestAlgorithm: OpaquePointer] = [:]
+        for algorithm in DigestAlgorithm.allCases {
+            table[algorithm] = EVP_MD_fetch(nil, algorithm.openSSLName, nil) ?? algorithm.legacy
+        }
+        self.table = table
+    }
 }
 
 /// SHA-256 through OpenSSL's EVP interface (SHA extensions where the CPU

@@ -105,9 +105,6 @@ enum ArchiveCollector {
         var lastName: String?
         var algorithms: Set<DigestAlgorithm>?
         var declared = Set<DigestAlgorithm>()
-        // Digests run on a second core while this one reads and CRCs.
-        let hashing = HashingQueue()
-        let digested = DigestTable()
 
         reading: while true {
             let entry: ArchiveReader.Entry
@@ -201,7 +198,7 @@ enum ArchiveCollector {
             var stop: Problem?
             do {
                 try reader.readData { chunk in
-                    for (_, hasher) in hashers { hashing.update(hasher, with: chunk) }
+                    for (_, hasher) in hashers { hasher.update(chunk) }
                     size += Int64(chunk.count)
                     if data != nil {
                         if size <= 64 << 20 { data!.append(contentsOf: chunk) } else { data = nil }
@@ -235,15 +232,10 @@ enum ArchiveCollector {
                 break reading
             }
             contents.bytes += size
-            contents.files[relative] = BagFile(path: relative, size: size, digests: [:], data: data)
-            hashing.then {
-                var digests: [DigestAlgorithm: String] = [:]
-                for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
-                digested.set(relative, digests)
-            }
+            var digests: [DigestAlgorithm: String] = [:]
+            for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
+            contents.files[relative] = BagFile(path: relative, size: size, digests: digests, data: data)
         }
-        hashing.drain()
-        for (relative, digests) in digested.all { contents.files[relative]?.digests = digests }
         if isZip && contents.complete, let directory = ZipDirectory.entries(of: path) {
             contents.problems += directoryMismatches(streamed: streamedNames, directory: directory.map(\.name))
             contents.problems += ZipDirectory.localHeaderMismatches(of: path, directory)
@@ -358,13 +350,3 @@ enum FolderCollector {
     }
 }
 
-/// Digests finished on the hashing queue, by path, for the reading thread to
-/// collect once the queue is drained.
-final class DigestTable: @unchecked Sendable {
-    private var table: [String: [DigestAlgorithm: String]] = [:]
-    private let lock = NSLock()
-
-    func set(_ path: String, _ digests: [DigestAlgorithm: String]) { lock.withLock { table[path] = digests } }
-
-    var all: [String: [DigestAlgorithm: String]] { lock.withLock { table } }
-}
