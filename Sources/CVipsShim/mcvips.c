@@ -140,10 +140,19 @@ int mcvips_dzsave(VipsImage *in, const char *base, int tile_size, int overlap,
     /* dzsave's workers wait in turn on the master's serial decode and on
      * creating each tile file; one worker more than the cores keeps both
      * cores busy (a 34,000 px master tiled about 1 s sooner on 2 cores,
-     * for 9 MB more). A VIPS_CONCURRENCY the user set is left alone. */
-    int workers = vips_concurrency_get();
-    if (!g_getenv("VIPS_CONCURRENCY"))
-        vips_concurrency_set(workers + 1);
+     * for 9 MB more). A VIPS_CONCURRENCY the user set is left alone. The
+     * setting is process-wide: a count of dzsaves running restores it only
+     * when the last one ends. */
+    static GMutex lock;
+    static int running = 0;
+    static int workers = 0;
+    g_mutex_lock(&lock);
+    if (running++ == 0) {
+        workers = vips_concurrency_get();
+        if (!g_getenv("VIPS_CONCURRENCY"))
+            vips_concurrency_set(workers + 1);
+    }
+    g_mutex_unlock(&lock);
     int result = vips_dzsave(in, base,
         "layout", iiif3 ? VIPS_FOREIGN_DZ_LAYOUT_IIIF3 : VIPS_FOREIGN_DZ_LAYOUT_DZ,
         "tile_size", tile_size,
@@ -153,7 +162,10 @@ int mcvips_dzsave(VipsImage *in, const char *base, int tile_size, int overlap,
         "id", id ? id : "https://example.org/iiif",
         "strip", TRUE,
         NULL);
-    vips_concurrency_set(workers);
+    g_mutex_lock(&lock);
+    if (--running == 0)
+        vips_concurrency_set(workers);
+    g_mutex_unlock(&lock);
     if (handler)
         g_signal_handler_disconnect(in, handler);
     return result;

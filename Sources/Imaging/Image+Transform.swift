@@ -22,7 +22,9 @@ extension Image {
     /// not compute it twice.
     public func inMemory() throws -> Image {
         guard let out = mcvips_copy_memory(pointer) else { throw ImagingError("cannot compute the image") }
-        return Image(pointer: out)
+        // An image already in memory comes back as itself, still pointing
+        // into whatever this one keeps alive.
+        return Image(pointer: out, parents: [self])
     }
 
     /// `overlay` centred over this image, alpha-blended.

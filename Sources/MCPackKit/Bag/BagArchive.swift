@@ -39,13 +39,15 @@ extension Bag {
                             hashing.update(hasher, with: chunk)
                             try write(chunk)
                         }
-                    } catch let error as FileError where error.path == path {
-                        throw SourceFileChanged(path: path, reason: error.message)
+                    } catch let error as FileError where error.path == path && !FileManager.default.fileExists(atPath: path) {
+                        // Gone: the cache entry is incomplete. Any other read
+                        // error (permissions, I/O) is reported as it is.
+                        throw SourceFileChanged(path: path, reason: "is missing (\(error.message))")
                     }
                     guard copied == entry.size else { throw SourceFileChanged(path: path, reason: "is smaller than recorded") }
                 }
                 let expected = entry.sha256
-                hashing.then { if changed[0] == nil && hasher.finish() != expected { changed[0] = path } }
+                hashing.finish(hasher) { hex in if hex != expected && changed[0] == nil { changed[0] = path } }
             }
         }
         let written = try writer.finish()

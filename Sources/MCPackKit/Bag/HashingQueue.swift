@@ -9,24 +9,34 @@ final class HashingQueue: @unchecked Sendable {
     private let queue = DispatchQueue(label: "mcpack.hashing")
     private let slots: DispatchSemaphore
 
+    /// A digest handed to the queue. Digest is not thread-safe; it is safe
+    /// here because, once handed over, only the (serial) queue touches it
+    /// until `drain()` returns.
+    private struct HandedOver: @unchecked Sendable {
+        let digest: Digest
+    }
+
     init(slots: Int = 16) { self.slots = DispatchSemaphore(value: slots) }
 
     /// Adds `bytes` to `digest` later; the bytes are copied now, as the
     /// caller's buffer is reused.
     func update(_ digest: Digest, with bytes: UnsafeRawBufferPointer) {
         let copy = Data(bytes)
+        let handed = HandedOver(digest: digest)
         slots.wait()
         queue.async {
-            digest.update(copy)
+            handed.digest.update(copy)
             self.slots.signal()
         }
     }
 
-    /// Runs `work` after every update given so far.
-    func then(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+    /// Finishes `digest` after every update given so far and hands its hex
+    /// to `done`, on the queue.
+    func finish(_ digest: Digest, _ done: @escaping @Sendable (String) -> Void) {
+        let handed = HandedOver(digest: digest)
+        queue.async { done(handed.digest.finish()) }
+    }
 
     /// Returns once everything given so far has run.
     func drain() { queue.sync {} }
 }
-
-extension Digest: @unchecked Sendable {}

@@ -71,15 +71,18 @@ public enum Builder {
     static var inputs: [any BundleInput.Type] { [DocumentInput.self, ClausesInput.self, CategoriesInput.self, IconsInput.self, LaunchInput.self] }
 
     public static func build(_ options: BuildOptions) throws -> BuildResult {
-        do {
-            return try buildOnce(options)
-        } catch let changed as SourceFileChanged {
-            // A work-cache file was missing or changed: that entry goes, is
-            // made again, and the archive is written once more from it.
-            guard let entry = WorkCache.entry(holding: changed.path) else { throw changed }
-            options.events?(.note("cache entry \(entry.name) has a file missing or changed (first: \(entry.file)); making it again"))
-            try? FileManager.default.removeItem(at: entry.folder)
-            return try buildOnce(options)
+        // A work-cache file missing or changed stops the archive's write:
+        // that entry goes, is made again, and the archive is written once
+        // more. Each entry is remade at most once, so this ends.
+        var remade = Set<String>()
+        while true {
+            do {
+                return try buildOnce(options)
+            } catch let changed as SourceFileChanged {
+                guard let entry = WorkCache.entry(holding: changed.path), remade.insert(entry.folder.path).inserted else { throw changed }
+                options.events?(.note("cache entry \(entry.name) has a file missing or changed (first: \(entry.file)); making it again"))
+                try? FileManager.default.removeItem(at: entry.folder)
+            }
         }
     }
 

@@ -65,7 +65,11 @@ struct BagSnapshot {
             seen += 1
             guard (entry.size ?? 0) <= 64 << 20 else { continue }
             var data = Data()
-            try reader.readData { data.append(contentsOf: $0) }
+            do {
+                try reader.readData { data.append(contentsOf: $0) }
+            } catch let damage as ArchiveReader.EntryDamaged {
+                throw FileError(path: path, message: "\(relative) is damaged (\(damage)); run `mcpack verify \(path)` for the whole story")
+            }
             files[relative] = data
         }
         return files

@@ -68,7 +68,7 @@ public enum Differ {
         changes += files(old, new)
         changes += metadata(old, new)
         changes.sort { (order.firstIndex(of: $0.component) ?? 99) < (order.firstIndex(of: $1.component) ?? 99) }
-        if pixels { try describePictures(&changes, old: a, new: b) }
+        if pixels { describePictures(&changes, old: a, new: b) }
         return DiffReport(old: a, new: b, summary: summary(changes), changes: changes)
     }
 

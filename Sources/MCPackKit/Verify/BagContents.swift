@@ -88,8 +88,9 @@ enum ArchiveCollector {
         let archiveName = (path as NSString).lastPathComponent
         var contents = BagContents()
         let isZip = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 4) } == Data([0x50, 0x4B, 0x03, 0x04])
-        let reader: ArchiveReader
-        if isZip && !readableThroughDirectory(path) {
+        var reader: ArchiveReader
+        let throughDirectory = isZip && readableThroughDirectory(path)
+        if isZip && !throughDirectory {
             // Say what the entries hold all the same, read one by one.
             contents.problems.append(Problem(archiveName, "truncated", "the zip has no readable central directory (cut short, or its end damaged); unzip and most tools cannot open it"))
             contents.complete = false
@@ -103,6 +104,7 @@ enum ArchiveCollector {
         var seen = Set<String>()
         var entries = 0
         var lastName: String?
+        var reopened = 0
         var algorithms: Set<DigestAlgorithm>?
         var declared = Set<DigestAlgorithm>()
 
@@ -219,14 +221,30 @@ enum ArchiveCollector {
                 contents.stoppedAt = "in \(name)"
                 break reading
             } catch let damage as ArchiveReader.EntryDamaged {
-                // Only this entry is bad: say so once and read on. Its size
-                // is the one declared, so the Oxum does not repeat the news.
+                // Only this entry is bad: say so once and read on. The Oxum
+                // sees the size declared, so it does not repeat the news; the
+                // limits count the bytes inflated, so damaged entries cannot
+                // carry a decompression bomb past them.
                 contents.problems.append(Problem(name, "archive-damaged", damage.description))
-                contents.bytes += entry.size ?? size
+                contents.bytes += size
                 contents.files[relative] = BagFile(path: relative, size: entry.size ?? size, digests: [:], data: nil, damaged: true)
                 continue
             } catch {
-                contents.problems.append(Problem(name, "truncated", "cannot read the entry's data: \(error)"))
+                // A zip's directory says where every entry starts, so damage
+                // inside one (a deflate stream libarchive gives up on) need
+                // not end the read: a new reader goes on from the next entry.
+                // At most 100 times: each reopening skips every entry read so
+                // far, and a zip of many damaged entries must not make that
+                // quadratic.
+                if throughDirectory, reopened < 100, let resumed = reopen(path, past: entries) {
+                    reopened += 1
+                    contents.problems.append(Problem(name, "archive-damaged", "cannot read the entry's data: \(error)"))
+                    contents.bytes += size
+                    contents.files[relative] = BagFile(path: relative, size: entry.size ?? size, digests: [:], data: nil, damaged: true)
+                    reader = resumed
+                    continue
+                }
+                contents.problems.append(Problem(name, "truncated", "the archive cannot be read past this entry: \(error)"))
                 contents.complete = false
                 contents.stoppedAt = "in \(name)"
                 break reading
@@ -245,6 +263,16 @@ enum ArchiveCollector {
                                              "holds \(tops.count) top folders (\(tops.prefix(5).joined(separator: ", "))); a serialized bag has exactly one"))
         }
         return (contents, tops.first)
+    }
+
+    /// A new reader of a zip, past its first `count` entries (each skipped
+    /// by a seek), or nil if it cannot get there.
+    private static func reopen(_ path: String, past count: Int) -> ArchiveReader? {
+        guard let reader = try? ArchiveReader(path: path) else { return nil }
+        for _ in 0..<count {
+            guard case .some = try? reader.next() else { return nil }
+        }
+        return reader
     }
 
     /// True when libarchive can open the zip through its central directory.

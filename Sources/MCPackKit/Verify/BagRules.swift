@@ -14,10 +14,13 @@ enum BagRules {
         let payloadSet = Set(payload)
 
         let manifestNames = bag.files.keys.filter { !$0.contains("/") && $0.hasPrefix("manifest-") && $0.hasSuffix(".txt") }.sorted()
-        if manifestNames.isEmpty {
+        if manifestNames.isEmpty && bag.stoppedAt == nil {
             problems.append(Problem("manifest-*.txt", "manifest", "the bag has no payload manifest"))
         }
         for name in manifestNames {
+            // Already reported as damaged: its lines cannot be trusted, and
+            // reading none of them would call every file unlisted.
+            if bag.files[name]?.damaged == true { continue }
             guard let algorithm = ArchiveCollector.manifestAlgorithm(name, prefix: "manifest-") else {
                 problems.append(Problem(name, "manifest", "an algorithm mcpack cannot check (md5, sha1, sha256, sha512 are); its entries were not verified", severity: .warning))
                 continue
@@ -56,7 +59,7 @@ enum BagRules {
         }
 
         let tagManifests = bag.files.keys.filter { !$0.contains("/") && $0.hasPrefix("tagmanifest-") && $0.hasSuffix(".txt") }.sorted()
-        for name in tagManifests {
+        for name in tagManifests where bag.files[name]?.damaged != true {
             guard let algorithm = ArchiveCollector.manifestAlgorithm(name, prefix: "tagmanifest-") else {
                 problems.append(Problem(name, "tagmanifest", "an algorithm mcpack cannot check; its entries were not verified", severity: .warning))
                 continue
@@ -87,6 +90,7 @@ enum BagRules {
     /// bagit.txt: the version and the tag file encoding.
     private static func declaration(_ bag: BagContents, _ problems: inout [Problem]) -> String? {
         guard let data = bag.files["bagit.txt"]?.data else {
+            if bag.files["bagit.txt"]?.damaged == true { return nil }
             problems.append(Problem("bagit.txt", "bagit-txt", "missing; every bag starts with its declaration"))
             return nil
         }
@@ -210,7 +214,8 @@ enum BagRules {
     /// Payload-Oxum is a quick sum; a mismatch is reported and the file by
     /// file checks above still say which files are wrong.
     private static func oxum(_ bag: BagContents, payload: [String], _ problems: inout [Problem]) {
-        guard let data = bag.files["bag-info.txt"]?.data else { return }
+        // Reading stopped early: the sum of what was reached says nothing new.
+        guard bag.stoppedAt == nil, let data = bag.files["bag-info.txt"]?.data else { return }
         let labels = parseLabels(String(decoding: data, as: UTF8.self))
         guard let value = labels.first(where: { $0.0 == "Payload-Oxum" })?.1 else { return }
         let parts = value.split(separator: ".")

@@ -27,7 +27,7 @@ enum ContentRules {
 
     private static func json(_ path: String, _ bag: BagContents, rule: String, _ problems: inout [Problem]) -> Any? {
         guard let data = bag.files[path]?.data else {
-            if bag.files[path] != nil { problems.append(Problem(path, rule, "too large to check")) }
+            if let file = bag.files[path], !file.damaged { problems.append(Problem(path, rule, "too large to check")) }
             return nil
         }
         do {
@@ -133,7 +133,7 @@ enum ContentRules {
             let factor = Double(scale.dropLast()) ?? 0
             let pixels = Int((points * factor).rounded())
             guard let data = entry.data, let decoded = try? Image(data: data) else {
-                problems.append(Problem(file, "icons-contents", "not a readable image"))
+                if !entry.damaged { problems.append(Problem(file, "icons-contents", "not a readable image")) }
                 continue
             }
             if decoded.width != pixels || decoded.height != pixels {

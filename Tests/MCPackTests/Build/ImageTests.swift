@@ -137,6 +137,30 @@ import Testing
         #expect(try Data(contentsOf: project.url("warm/test-bundle-1.0.0.zip")) == cold)
     }
 
+    /// Two damaged entries (tiles and icons) are both made again, one
+    /// after the other, and the archive is still the cold build's.
+    @Test func twoDamagedCacheEntriesAreBothRemade() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        #expect(try MCPackBinary.run(["build", "--output", "cold"], in: project.root).status == 0)
+        let cold = try Data(contentsOf: project.url("cold/test-bundle-1.0.0.zip"))
+        func only(_ kind: String) throws -> String {
+            let entries = try FileManager.default.contentsOfDirectory(atPath: project.url(".mcpack-cache/\(kind)").path).filter { !$0.hasPrefix(".") }
+            #expect(entries.count == 1)
+            return ".mcpack-cache/\(kind)/\(entries[0])/files"
+        }
+        try FileManager.default.removeItem(at: project.url("\(try only("tiles"))/master_files/10/1_1.jpeg"))
+        let icon = project.url("\(try only("icons"))/AppIcon.appiconset/AppIcon-76@2x.png")
+        var bytes = try Data(contentsOf: icon)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: icon)
+        let warm = try MCPackBinary.run(["build", "--output", "warm"], in: project.root)
+        #expect(warm.status == 0, "\(warm.stderr)")
+        #expect(warm.stderr.contains("(first: master_files/10/1_1.jpeg)"), "\(warm.stderr)")
+        #expect(warm.stderr.contains("(first: AppIcon.appiconset/AppIcon-76@2x.png)"), "\(warm.stderr)")
+        #expect(try Data(contentsOf: project.url("warm/test-bundle-1.0.0.zip")) == cold)
+    }
+
     struct IconCase: Sendable, CustomTestStringConvertible {
         var name: String
         var master: @Sendable () throws -> Data
