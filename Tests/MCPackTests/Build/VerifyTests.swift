@@ -34,6 +34,17 @@ import Testing
         try MCPackBinary.run(["verify", path.path] + extra, in: project.root)
     }
 
+    /// Verifies an archive damaged in place, expecting exit 1: the report,
+    /// and its errors other than the .sha256 check (which the damage to the
+    /// archive's own bytes trips as well).
+    static func verifyDamaged(_ url: URL, in project: TestProject) throws -> (json: [String: Any], errors: [[String: Any]]) {
+        let result = try verify(url, in: project, ["--json"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let errors = (json["problems"] as? [[String: Any]] ?? []).filter { $0["severity"] as? String == "error" && $0["rule"] as? String != "archive-checksum" }
+        return (json, errors)
+    }
+
     @Test func aFreshBuildVerifiesClean() throws {
         let project = try TestProject.make(images: true)
         defer { project.destroy() }
@@ -174,16 +185,11 @@ import Testing
         #expect(zip[at.upperBound...].range(of: tile.1[middle..<middle + 64]) == nil, "those bytes are this tile's alone")
         zip[at.lowerBound + 32] ^= 0x01
         try zip.write(to: url)
-        let result = try Self.verify(url, in: project, ["--json"])
-        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let errors = (json["problems"] as? [[String: Any]] ?? []).filter { $0["severity"] as? String == "error" && $0["rule"] as? String != "archive-checksum" }
+        let (_, errors) = try Self.verifyDamaged(url, in: project)
         #expect(errors.count == 1, "\(errors)")
         #expect(errors.first?["path"] as? String == tile.0 && errors.first?["rule"] as? String == "archive-damaged", "\(errors)")
     }
 
-    /// Found by scripts/campaign.py: with the archive alone (no .sha256),
-    /// these passed verify while unzip, gzip -t and tar refuse them.
     /// The manifest itself damaged inside the zip (its deflated bytes): it
     /// is named once, and the files it would have listed are not each
     /// called unlisted.
@@ -200,10 +206,7 @@ import Testing
         let extra = Int(zip[header + 28]) | Int(zip[header + 29]) << 8
         zip[at.upperBound + extra + 20] ^= 0x55
         try zip.write(to: url)
-        let result = try Self.verify(url, in: project, ["--json"])
-        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let errors = (json["problems"] as? [[String: Any]] ?? []).filter { $0["severity"] as? String == "error" && $0["rule"] as? String != "archive-checksum" }
+        let (json, errors) = try Self.verifyDamaged(url, in: project)
         // One line, naming the manifest; and the read went on past it to
         // every other entry (the zip's directory says where each starts).
         #expect(errors.count == 1, "\(errors.count) errors: \(errors.prefix(5))")
@@ -212,6 +215,8 @@ import Testing
         #expect(files == built.count, "read \(files) of \(built.count) files")
     }
 
+    /// Found by scripts/campaign.py: with the archive alone (no .sha256),
+    /// these passed verify while unzip, gzip -t and tar refuse them.
     @Test func damageOnlyOtherToolsNoticedIsFound() throws {
         let project = try TestProject.make()
         defer { project.destroy() }
