@@ -9,8 +9,9 @@ struct BagFile {
     var size: Int64
     var digests: [DigestAlgorithm: String]
     var data: Data?
-    /// The archive itself says this entry's bytes are wrong (a zip CRC);
-    /// reported once as that, so the digest rules leave it alone.
+    /// The archive itself says this entry's bytes are wrong (a zip CRC, a
+    /// broken deflate stream); reported once as that, so the rules that
+    /// would read it leave it alone.
     var damaged = false
 }
 
@@ -105,6 +106,15 @@ enum ArchiveCollector {
         var entries = 0
         var lastName: String?
         var reopened = 0
+        // An entry whose bytes the archive itself says are wrong: named once.
+        // The Oxum sees the size declared, so it does not repeat the news;
+        // the limits count the bytes inflated, so damaged entries cannot
+        // carry a decompression bomb past them.
+        func recordDamaged(_ name: String, _ relative: String, declared: Int64?, inflated: Int64, _ message: String) {
+            contents.problems.append(Problem(name, "archive-damaged", message))
+            contents.bytes += inflated
+            contents.files[relative] = BagFile(path: relative, size: declared ?? inflated, digests: [:], data: nil, damaged: true)
+        }
         var algorithms: Set<DigestAlgorithm>?
         var declared = Set<DigestAlgorithm>()
 
@@ -221,13 +231,8 @@ enum ArchiveCollector {
                 contents.stoppedAt = "in \(name)"
                 break reading
             } catch let damage as ArchiveReader.EntryDamaged {
-                // Only this entry is bad: say so once and read on. The Oxum
-                // sees the size declared, so it does not repeat the news; the
-                // limits count the bytes inflated, so damaged entries cannot
-                // carry a decompression bomb past them.
-                contents.problems.append(Problem(name, "archive-damaged", damage.description))
-                contents.bytes += size
-                contents.files[relative] = BagFile(path: relative, size: entry.size ?? size, digests: [:], data: nil, damaged: true)
+                // Only this entry is bad: say so once and read on.
+                recordDamaged(name, relative, declared: entry.size, inflated: size, damage.description)
                 continue
             } catch {
                 // A zip's directory says where every entry starts, so damage
@@ -238,9 +243,7 @@ enum ArchiveCollector {
                 // quadratic.
                 if throughDirectory, reopened < 100, let resumed = reopen(path, past: entries) {
                     reopened += 1
-                    contents.problems.append(Problem(name, "archive-damaged", "cannot read the entry's data: \(error)"))
-                    contents.bytes += size
-                    contents.files[relative] = BagFile(path: relative, size: entry.size ?? size, digests: [:], data: nil, damaged: true)
+                    recordDamaged(name, relative, declared: entry.size, inflated: size, "cannot read the entry's data: \(error)")
                     reader = resumed
                     continue
                 }
