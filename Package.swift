@@ -37,10 +37,20 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // libvips is loaded by the shim on first use, not at start (see
+        // mcvips.h). On Linux nothing may link it, and CVips's pkg-config
+        // entry would, ahead of any --as-needed: so there the shim takes
+        // libvips's headers from the system paths, and GLib's from where
+        // Debian, Ubuntu and Fedora put them (libvips-dev installs both).
+        .target(
+            name: "CVipsShim",
+            dependencies: [.target(name: "CVips", condition: .when(platforms: [.macOS]))],
+            cSettings: [.unsafeFlags(glibHeaderFlags, .when(platforms: [.linux]))],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
 
         // The Swift face of libvips: load, inspect, resize, tile.
-        .target(name: "Imaging", dependencies: ["CVips", "CVipsShim"]),
+        .target(name: "Imaging", dependencies: ["CVipsShim"]),
 
         // The templates under Templates/, shipped as resources.
         .target(
@@ -73,6 +83,16 @@ let package = Package(
         .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging"]),
     ]
 )
+
+/// GLib's two header folders on Linux: one shared, one per architecture.
+var glibHeaderFlags: [String] {
+    #if arch(arm64)
+    let triple = "aarch64-linux-gnu"
+    #else
+    let triple = "x86_64-linux-gnu"
+    #endif
+    return ["-I/usr/include/glib-2.0", "-I/usr/lib/\(triple)/glib-2.0/include", "-I/usr/lib64/glib-2.0/include"]
+}
 
 // Fuzz targets (scripts/fuzz.sh, `make fuzz`): built only on request, since
 // they link libFuzzer and need -sanitize=fuzzer, which a plain build lacks.

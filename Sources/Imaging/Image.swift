@@ -1,4 +1,3 @@
-import CVips
 import CVipsShim
 import Foundation
 
@@ -10,7 +9,7 @@ public struct ImagingError: Error, CustomStringConvertible, Sendable {
         var text = what
         if let raw = mcvips_take_error() {
             let detail = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
-            g_free(raw)
+            free(raw)
             if !detail.isEmpty { text += ": " + detail.replacingOccurrences(of: "\n", with: "; ") }
         }
         description = text
@@ -29,20 +28,20 @@ enum Library {
 /// An image opened by libvips. Pixels are read lazily: opening reads the
 /// header, so a size check on a 34,000 px scan costs almost nothing.
 public final class Image: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<VipsImage>
+    let pointer: OpaquePointer
     /// Keeps an in-memory source alive for as long as libvips may read it.
     private let source: Data?
     /// libvips computes lazily: an image made from another reads its
     /// pixels later, so the other (and its buffer) must live as long.
     private let parents: [Image]
 
-    init(pointer: UnsafeMutablePointer<VipsImage>, source: Data? = nil, parents: [Image] = []) {
+    init(pointer: OpaquePointer, source: Data? = nil, parents: [Image] = []) {
         self.pointer = pointer
         self.source = source
         self.parents = parents
     }
 
-    deinit { g_object_unref(pointer) }
+    deinit { mcvips_unref(pointer) }
 
     /// Opens a file. `sequential` promises top-to-bottom reading, so memory
     /// grows with the width of the image, not its area.
@@ -65,10 +64,10 @@ public final class Image: @unchecked Sendable {
         self.init(pointer: image, source: copy)
     }
 
-    public var width: Int { Int(vips_image_get_width(pointer)) }
-    public var height: Int { Int(vips_image_get_height(pointer)) }
-    public var bands: Int { Int(vips_image_get_bands(pointer)) }
-    public var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+    public var width: Int { Int(mcvips_width(pointer)) }
+    public var height: Int { Int(mcvips_height(pointer)) }
+    public var bands: Int { Int(mcvips_bands(pointer)) }
+    public var hasAlpha: Bool { mcvips_has_alpha(pointer) != 0 }
 
     /// The file format, by the loader that opened it: "png", "jpeg", "tiff", ...
     public var format: String? {
@@ -88,7 +87,7 @@ public final class Image: @unchecked Sendable {
 }
 
 extension Library {
-    static var version: String { String(cString: vips_version_string()) }
+    static var version: String { mcvips_version_string().map { String(cString: $0) } ?? "unavailable" }
 }
 
 /// The libvips version, part of every cache key: another version may make

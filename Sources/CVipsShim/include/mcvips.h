@@ -1,14 +1,37 @@
-// Fixed-argument wrappers over libvips. libvips's C API takes NULL-terminated
-// variadic option lists, which Swift cannot call; each wrapper here supplies
-// the options and the terminator. Prefix: mcvips_.
+// Fixed-argument wrappers over libvips, the only way mcpack reaches it.
+// libvips's C API takes NULL-terminated variadic option lists, which Swift
+// cannot call; each wrapper here supplies the options and the terminator.
+//
+// libvips is loaded on first use (mcvips_init), not when mcpack starts: with
+// the 120 libraries it pulls in, loading it took 27 ms, more than all of a
+// `mcpack diff` that never touches a pixel. So this header names no libvips
+// type but an opaque image, and Swift cannot call libvips around it.
+// Prefix: mcvips_.
 #ifndef MCPACK_MCVIPS_H
 #define MCPACK_MCVIPS_H
 
 #include <stddef.h>
-#include <vips/vips.h>
 
-/// Starts libvips once per process. Returns 0 on success.
+typedef struct _VipsImage VipsImage;
+
+/// Loads and starts libvips once per process. Returns 0 on success; on
+/// failure mcvips_take_error says why (libvips not installed, say).
 int mcvips_init(const char *argv0);
+
+/// The version of libvips ("8.14.1"), loading it if need be; NULL if it
+/// cannot be loaded.
+const char *mcvips_version_string(void);
+
+/// Releases an image (or any libvips object).
+void mcvips_unref(VipsImage *image);
+
+/// Frees memory libvips allocated (error texts, encoded buffers).
+void mcvips_free(void *pointer);
+
+int mcvips_width(VipsImage *image);
+int mcvips_height(VipsImage *image);
+int mcvips_bands(VipsImage *image);
+int mcvips_has_alpha(VipsImage *image);
 
 /// Caps glibc's malloc arenas (a no-op elsewhere). Call before threads start.
 void mcvips_bound_malloc_arenas(int arenas);
@@ -32,10 +55,8 @@ int mcvips_decode_all(VipsImage *image);
 /// The image computed once into memory, for use more than once.
 VipsImage *mcvips_copy_memory(VipsImage *image);
 
-/// The image's error text, copied and cleared.
+/// The error text, copied and cleared; free it with mcvips_free.
 char *mcvips_take_error(void);
-
-#endif
 
 /// A width x height image of `bands` 8-bit bands, every pixel `ink`
 /// (one value per band).
@@ -46,10 +67,10 @@ VipsImage *mcvips_new_solid(int width, int height, int bands, const double *ink)
 VipsImage *mcvips_new_noise(int width, int height, int bands, int seed);
 
 /// Encodes as PNG with no metadata, so equal pixels give equal bytes.
-/// The caller frees *buf with g_free.
+/// The caller frees *buf with mcvips_free.
 int mcvips_pngsave_buffer(VipsImage *image, void **buf, size_t *len, int compression);
 
-/// Encodes as baseline JPEG with no metadata; *buf freed with g_free.
+/// Encodes as baseline JPEG with no metadata; *buf freed with mcvips_free.
 int mcvips_jpegsave_buffer(VipsImage *image, void **buf, size_t *len, int quality);
 
 /// Writes a file in the format its suffix names, without metadata.
@@ -92,3 +113,5 @@ int mcvips_compare(VipsImage *a, VipsImage *b, int *same_size, double *changed, 
 /// A picture of where two same-size images differ: the absolute difference
 /// per band, brightened four times, as 8-bit sRGB without alpha.
 VipsImage *mcvips_difference_image(VipsImage *a, VipsImage *b);
+
+#endif

@@ -6,8 +6,8 @@ import Foundation
 /// so nothing is decoded and large files are never read.
 struct BagSnapshot {
     var label: String
-    /// Payload path (under data/) to SHA-256.
-    var manifest: [String: String] = [:]
+    /// The payload manifest as read; `ManifestDelta` compares two of them.
+    var manifest = Data()
     var info: [(String, String)] = []
     var files: [String: Data] = [:]
 
@@ -21,17 +21,7 @@ struct BagSnapshot {
         guard let manifest = snapshot.files["manifest-sha256.txt"] else {
             throw FileError(path: path, message: "has no manifest-sha256.txt; not a bag mcpack can compare")
         }
-        // Byte-level: 17,000 lines split as Characters cost more than the rest of a diff.
-        let bytes = Array(manifest)
-        snapshot.manifest.reserveCapacity(bytes.count / 80)
-        for line in bytes.split(separator: 0x0A) {
-            guard let space = line.firstIndex(of: 0x20) else { continue }
-            var start = space
-            while start < line.endIndex, line[start] == 0x20 || line[start] == 0x2A { start += 1 }
-            var end = line.endIndex
-            if end > start, line[end - 1] == 0x0D { end -= 1 }
-            snapshot.manifest[String(decoding: line[start..<end], as: UTF8.self)] = String(decoding: line[line.startIndex..<space], as: UTF8.self)
-        }
+        snapshot.manifest = manifest
         snapshot.info = BagRules.parseLabels(String(decoding: snapshot.files["bag-info.txt"] ?? Data(), as: UTF8.self))
         return snapshot
     }
@@ -64,7 +54,7 @@ struct BagSnapshot {
             guard wanted.contains(relative) else { continue }
             seen += 1
             guard (entry.size ?? 0) <= 64 << 20 else { continue }
-            var data = Data()
+            var data = Data(capacity: Int(entry.size ?? 0))
             do {
                 try reader.readData { data.append(contentsOf: $0) }
             } catch let damage as ArchiveReader.EntryDamaged {
