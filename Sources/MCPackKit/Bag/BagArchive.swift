@@ -17,7 +17,10 @@ extension Bag {
         let hashing = HashingQueue()
         let writer = try ArchiveWriter(path: path, format: format, hashing: hashing)
         for tag in tagFiles {
-            try writer.add(path: "\(top)/\(tag.path)", data: tag.data, mtime: mtime, compress: true)
+            // Payload manifests are stored, not deflated: diff and verify
+            // read them first thing, and inflating two of 1.8 MB was a sixth
+            // of a diff, to save 0.3% of the archive.
+            try writer.add(path: "\(top)/\(tag.path)", data: tag.data, mtime: mtime, compress: !tag.path.hasPrefix("manifest-"))
         }
         let changed = LockedArray<String?>(repeating: nil, count: 1)
         for entry in payload {

@@ -90,8 +90,13 @@ enum ArchiveCollector {
         var contents = BagContents()
         let isZip = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 4) } == Data([0x50, 0x4B, 0x03, 0x04])
         var reader: ArchiveReader
-        let throughDirectory = isZip && readableThroughDirectory(path)
-        if isZip && !throughDirectory {
+        // The first entry, read while finding out whether a zip can be read
+        // through its central directory (libarchive reads all of it then).
+        var first: ArchiveReader.Entry??
+        if isZip, let opened = try? ArchiveReader(path: path), let entry = try? opened.next() {
+            reader = opened
+            first = .some(entry)
+        } else if isZip {
             // Say what the entries hold all the same, read one by one.
             contents.problems.append(Problem(archiveName, "truncated", "the zip has no readable central directory (cut short, or its end damaged); unzip and most tools cannot open it"))
             contents.complete = false
@@ -99,6 +104,7 @@ enum ArchiveCollector {
         } else {
             reader = try ArchiveReader(path: path)
         }
+        let throughDirectory = first != nil
         var streamedNames: [[UInt8]] = []
         let fileSize = Int64((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0)
         var tops: [String] = []
@@ -121,7 +127,9 @@ enum ArchiveCollector {
         reading: while true {
             let entry: ArchiveReader.Entry
             do {
-                guard let next = try reader.next() else { break }
+                let next = try first ?? reader.next()
+                first = nil
+                guard let next else { break }
                 entry = next
             } catch {
                 contents.problems.append(Problem((path as NSString).lastPathComponent, "truncated", "the archive is damaged or truncated: \(error)"))
@@ -276,16 +284,6 @@ enum ArchiveCollector {
             guard case .some = try? reader.next() else { return nil }
         }
         return reader
-    }
-
-    /// True when libarchive can open the zip through its central directory.
-    private static func readableThroughDirectory(_ path: String) -> Bool {
-        do {
-            _ = try ArchiveReader(path: path).next()
-            return true
-        } catch {
-            return false
-        }
     }
 
     /// Names unzip would extract that verify did not check, and the reverse.
