@@ -98,7 +98,8 @@ public enum Builder {
         context.making = true
         // One input at a time: making the launch layers beside the tiling
         // saved 2 s of a 34,000 px build but took it 95 MB past its memory
-        // budget (measured 2026-11-22). Inputs whose check already made
+        // budget; one screen at a time beside it saved nothing and still
+        // cost 65 MB (both measured 2026-11-22). Inputs whose check already made
         // everything (clauses, categories) are not read twice.
         var components: [Component] = []
         for (input, done) in zip(inputs, checked) {
