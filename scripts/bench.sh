@@ -20,8 +20,7 @@
 #                              smaller than 4000 x 2800: the example clauses'
 #                              overlay rectangles must fit on the master
 #   MCPACK                     the mcpack binary (default .build/release/mcpack,
-#                              built with `swift build -c release --product
-#                              mcpack` if missing)
+#                              built with `make build` if missing)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -63,8 +62,8 @@ fi
 
 if [ ! -x "$mcpack" ]; then
   [ "$mcpack" = "$mcpack_default" ] || die "MCPACK=$mcpack is not an executable file"
-  say "building mcpack (swift build -c release --product mcpack)"
-  swift build -c release --product mcpack
+  say "building mcpack (make build)"
+  make -C "$root" build
 fi
 if [ -n "$(find Sources Package.swift -newer "$mcpack" -type f 2>/dev/null | head -n 1)" ]; then
   say "warning: $mcpack is older than Sources/; run \`make build\` to time the current code"

@@ -724,7 +724,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="damaged copies checked at once, each by two verifies in turn (default: %(default)s, the cores)")
     parser.add_argument("--mcpack", type=Path, default=ROOT / ".build/release/mcpack",
                         help="the mcpack binary (default: .build/release/mcpack; build it with "
-                        "`swift build -c release --product mcpack`)")
+                        "`make build`)")
     parser.add_argument("--findings", type=Path, default=ROOT / "bench/cache/campaign/findings",
                         help="where misses and crashes are saved, in a seed-<N>/ folder replaced each run "
                         "(default: bench/cache/campaign/findings, ignored by git)")
@@ -743,7 +743,7 @@ def main() -> int:
     # should name the path people type.
     mcpack = Path(os.path.abspath(args.mcpack))
     if not os.access(mcpack, os.X_OK):
-        print(f"campaign: no mcpack binary at {mcpack}; build it with `swift build -c release --product mcpack`", file=sys.stderr)
+        print(f"campaign: no mcpack binary at {mcpack}; build it with `make build`", file=sys.stderr)
         return 2
 
     started = time.monotonic()

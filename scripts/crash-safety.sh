@@ -124,8 +124,8 @@ command -v flock >/dev/null 2>&1 || apt_install util-linux
 
 if [ ! -x "$mcpack" ]; then
   [ "$mcpack" = "$mcpack_default" ] || die "MCPACK=$mcpack is not an executable file"
-  say "building mcpack (swift build -c release --product mcpack)"
-  swift build -c release --product mcpack
+  say "building mcpack (make build)"
+  make -C "$root" build
 fi
 mkdir -p "$cache" "$crash" "$logs"
 exec 9>"$cache/.lock"

@@ -63,12 +63,11 @@ private struct Lines {
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         ranges.reserveCapacity(bytes.count / 80)
+        guard let base = bytes.baseAddress else { return }
         var start = 0
         while start < bytes.count {
-            var end = start
-            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-            var space = start
-            while space < end, bytes[space] != 0x20 { space += 1 }
+            let end = memchr(base + start, 0x0A, bytes.count - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? bytes.count
+            let space = memchr(base + start, 0x20, end - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? end
             if space < end {
                 var pathStart = space
                 while pathStart < end, bytes[pathStart] == 0x20 || bytes[pathStart] == 0x2A { pathStart += 1 }
