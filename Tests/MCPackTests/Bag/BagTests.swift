@@ -22,6 +22,20 @@ import Testing
         #expect(!tagManifest.contains("tagmanifest"))
     }
 
+    /// Paths that collide on a case-insensitive disk: each is named once,
+    /// against the first of its group in path order, capitals or accents.
+    @Test func namesDifferingOnlyByCaseAreWarnings() {
+        var bag = BagContents()
+        for path in ["data/icon.png", "data/Icon.png", "data/ICON.png", "data/other.png", "data/Other/a.png", "data/éclair.png", "data/Éclair.png"] {
+            bag.files[path] = BagFile(path: path, size: 1, digests: [:], data: nil)
+        }
+        let found = BagRules.check(bag).filter { $0.rule == "name-collision" }
+        #expect(found.map(\.path) == ["data/Icon.png", "data/icon.png", "data/éclair.png"])
+        #expect(found.map(\.message) == ["differs from data/ICON.png only by case", "differs from data/ICON.png only by case",
+                                         "differs from data/Éclair.png only by case"])
+        #expect(found.allSatisfy { $0.severity == .warning })
+    }
+
     @Test func duplicatePayloadPathsAreRefused() {
         #expect(throws: FileError.self) {
             try Bag.assemble(top: "t", payload: [PayloadFile(path: "x", bytes: Data()), PayloadFile(path: "x", bytes: Data("1".utf8))], info: [])
