@@ -84,14 +84,17 @@ let package = Package(
     ]
 )
 
-/// GLib's two header folders on Linux: one shared, one per architecture.
+/// GLib's two header folders on Linux: one shared, one per architecture
+/// (Debian and Ubuntu's multiarch folders, Fedora's lib64, Arch and
+/// Alpine's lib). Folders that do not exist are ignored by the compiler.
+/// MCPACK_GLIB_INCLUDE (colon-separated) adds others, e.g. a Linuxbrew prefix.
 var glibHeaderFlags: [String] {
-    #if arch(arm64)
-    let triple = "aarch64-linux-gnu"
-    #else
-    let triple = "x86_64-linux-gnu"
-    #endif
-    return ["-I/usr/include/glib-2.0", "-I/usr/lib/\(triple)/glib-2.0/include", "-I/usr/lib64/glib-2.0/include"]
+    let triples = ["x86_64-linux-gnu", "aarch64-linux-gnu", "arm-linux-gnueabihf", "i386-linux-gnu",
+                   "powerpc64le-linux-gnu", "s390x-linux-gnu", "riscv64-linux-gnu"]
+    let extra = (Context.environment["MCPACK_GLIB_INCLUDE"] ?? "").split(separator: ":").map(String.init)
+    let folders = extra + ["/usr/include/glib-2.0"] + triples.map { "/usr/lib/\($0)/glib-2.0/include" }
+        + ["/usr/lib64/glib-2.0/include", "/usr/lib/glib-2.0/include"]
+    return folders.map { "-I" + $0 }
 }
 
 // Fuzz targets (scripts/fuzz.sh, `make fuzz`): built only on request, since

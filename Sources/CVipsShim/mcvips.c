@@ -10,9 +10,10 @@
 #endif
 
 /* Every libvips and GLib function this file calls, reached through a pointer
- * found when libvips is loaded. A call to one not listed here would link
- * libvips into mcpack again (the linker says so only on Linux, through
- * --as-needed keeping it; `make test` checks a diff loads no libvips). */
+ * found when libvips is loaded. On Linux nothing links libvips, so a call to
+ * one not listed here fails the link with an undefined reference; on macOS,
+ * where libvips is linked, it would bind directly. (`make test` checks that
+ * a diff loads no libvips.) */
 #define MCVIPS_FUNCTIONS(X) \
     X(g_free) X(g_getenv) X(g_log) X(g_log_set_handler) X(g_malloc0_n) X(g_mutex_lock) \
     X(g_mutex_unlock) X(g_object_unref) X(g_signal_connect_data) \
@@ -113,7 +114,7 @@ static void load(void) {
         library = dlopen(library_names[i], RTLD_NOW | RTLD_GLOBAL);
     if (!library) {
         const char *why = dlerror();
-        snprintf(load_error, sizeof load_error, "libvips could not be loaded (%s); install libvips (Debian: libvips42, macOS: brew install vips)",
+        snprintf(load_error, sizeof load_error, "libvips could not be loaded (%s); install it (Debian, Ubuntu: apt install libvips-dev; macOS: brew install vips)",
                  why ? why : library_names[0]);
         return;
     }

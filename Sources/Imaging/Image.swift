@@ -25,6 +25,17 @@ enum Library {
     }
 }
 
+/// Why images cannot be opened in this process (libvips missing, say), or
+/// nil when they can. Loads libvips if it is not loaded yet.
+public var imagingUnavailable: String? {
+    do {
+        try Library.ensureStarted()
+        return nil
+    } catch {
+        return "\(error)"
+    }
+}
+
 /// An image opened by libvips. Pixels are read lazily: opening reads the
 /// header, so a size check on a 34,000 px scan costs almost nothing.
 public final class Image: @unchecked Sendable {

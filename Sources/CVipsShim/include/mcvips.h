@@ -15,7 +15,8 @@
 typedef struct _VipsImage VipsImage;
 
 /// Loads and starts libvips once per process. Returns 0 on success; on
-/// failure mcvips_take_error says why (libvips not installed, say).
+/// failure mcvips_take_error says why (libvips not installed, say). On
+/// macOS mcpack links libvips, so there it is loaded before main.
 int mcvips_init(const char *argv0);
 
 /// The version of libvips ("8.14.1"), loading it if need be; NULL if it

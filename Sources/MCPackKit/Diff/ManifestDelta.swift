@@ -46,8 +46,13 @@ struct ManifestDelta {
         }
     }
 
+    /// Two byte spellings of one name (NFC on one side, NFD from a Mac on
+    /// the other) are one Swift string: their halves meet here, and a path
+    /// whose two halves agree did not change.
     private mutating func record(_ path: String, old: String?, new: String?) {
-        paths[path] = (old, new)
+        let was = paths[path]
+        let pair = (old: was?.old ?? old, new: was?.new ?? new)
+        paths[path] = pair.old != nil && pair.old == pair.new ? nil : pair
     }
 }
 

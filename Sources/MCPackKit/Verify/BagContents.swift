@@ -93,7 +93,8 @@ enum ArchiveCollector {
         // The first entry, read while finding out whether a zip can be read
         // through its central directory (libarchive reads all of it then).
         var first: ArchiveReader.Entry??
-        if isZip, let opened = try? ArchiveReader(path: path), let entry = try? opened.next() {
+        if isZip, let opened = try? ArchiveReader(path: path), case let .success(entry) = Result(catching: { try opened.next() }) {
+            // entry is nil for a readable directory of no entries.
             reader = opened
             first = .some(entry)
         } else if isZip {

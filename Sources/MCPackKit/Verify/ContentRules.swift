@@ -132,6 +132,14 @@ enum ContentRules {
             let points = Double(size.split(separator: "x").first ?? "") ?? 0
             let factor = Double(scale.dropLast()) ?? 0
             let pixels = Int((points * factor).rounded())
+            if let why = Imaging.imagingUnavailable {
+                // Not the icons' fault: say once what was not checked.
+                if !problems.contains(where: { $0.rule == "icons-contents" && $0.severity == .warning }) {
+                    problems.append(Problem("data/icons/AppIcon.appiconset", "icons-contents",
+                                            "the icons' sizes and alpha were not checked: \(why)", severity: .warning))
+                }
+                continue
+            }
             guard let data = entry.data, let decoded = try? Image(data: data) else {
                 if !entry.damaged { problems.append(Problem(file, "icons-contents", "not a readable image")) }
                 continue

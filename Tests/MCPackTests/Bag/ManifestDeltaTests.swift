@@ -31,6 +31,17 @@ import Testing
         #expect(Self.delta("ab  data/a.txt\naa  data/a.txt\n", old) == ["data/a.txt": ["ab", "aa"]])
     }
 
+    /// é composed (NFC) in one manifest and decomposed (NFD, as a Mac may
+    /// write it) in the other is one name, as it is to a dictionary.
+    @Test func oneNameSpelledTwoWaysIsOnePath() {
+        let nfc = "data/caf\u{E9}.png"
+        let nfd = "data/cafe\u{301}.png"
+        #expect(Self.delta("aa  \(nfc)\n", "aa  \(nfd)\n").isEmpty)
+        let changed = Self.delta("aa  \(nfc)\n", "bb  \(nfd)\n")
+        #expect(changed.count == 1)
+        #expect(changed.values.first == ["aa", "bb"])
+    }
+
     @Test func emptyAndBlankManifests() {
         #expect(Self.delta("", "").isEmpty)
         #expect(Self.delta("\n\n", "aa  data/a.txt") == ["data/a.txt": [nil, "aa"]])
