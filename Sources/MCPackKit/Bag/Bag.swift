@@ -54,7 +54,7 @@ struct Bag {
     /// `info` is bag-info.txt's labels in order; Payload-Oxum is added.
     static func assemble(top: String, payload files: [PayloadFile], info: [(String, String)]) throws -> Bag {
         let hashed = try hashAll(files)
-        let payload = hashed.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+        let payload = hashed.sorted { $0.path.precedesInByteOrder($1.path) }
         var seen = Set<String>()
         for entry in payload where !seen.insert(entry.path).inserted {
             throw FileError(path: entry.path, message: "two payload files share this path")

@@ -186,7 +186,7 @@ public enum Builder {
     /// bundle.toml and every input file read, in byte order of their paths.
     static func sortedSources(_ project: Project, _ components: [Component]) -> [SourceFile] {
         ([project.configSource] + components.flatMap(\.sources))
-            .sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+            .sorted { $0.path.precedesInByteOrder($1.path) }
     }
 
     /// The archive this project's current version builds to.

@@ -155,6 +155,6 @@ struct WorkCache {
             }
         }
         try walk("")
-        return files.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return files.sorted { $0.precedesInByteOrder($1) }
     }
 }

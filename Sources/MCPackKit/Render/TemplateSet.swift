@@ -38,7 +38,7 @@ struct TemplateSet {
                 throw FileError(path: file.path, message: "template syntax: \(error)")
             }
         }
-        templates.sort { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
+        templates.sort { $0.0.precedesInByteOrder($1.0) }
         return TemplateSet(name: name, templates: templates)
     }
 
