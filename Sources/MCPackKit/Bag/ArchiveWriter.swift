@@ -13,16 +13,62 @@ final class ArchiveWriter {
     private var closed = false
 
     /// Where libarchive's output goes: the file, and the hash of its bytes.
-    private final class Sink {
+    ///
+    /// Blocks are written on a thread of their own, so the kernel's copy
+    /// into the page cache runs beside the reading and CRC on this one and
+    /// the hashing on a third. On a VM that must fault in each fresh page
+    /// the copy was over half of a rebuild's write (2026-11-22). At most
+    /// `slots` blocks wait at once, so memory stays bounded.
+    private final class Sink: @unchecked Sendable {
         let fd: Int32
         let hasher = Digest()
         let hashing: HashingQueue
         var bytes = 0
-        var failure: String?
+        private let writing = DispatchQueue(label: "mcpack.archive-write")
+        private let slots = DispatchSemaphore(value: 8)
+        private let lock = NSLock()
+        private var firstFailure: String?
 
         init(fd: Int32, hashing: HashingQueue) {
             self.fd = fd
             self.hashing = hashing
+        }
+
+        /// The first write error, once one happened.
+        var failure: String? {
+            get { lock.withLock { firstFailure } }
+            set { lock.withLock { if firstFailure == nil { firstFailure = newValue } } }
+        }
+
+        /// Takes libarchive's bytes; false once a write has failed.
+        func take(_ buffer: UnsafeRawBufferPointer) -> Bool {
+            guard failure == nil else { return false }
+            let block = Data(buffer)
+            hashing.update(hasher, with: block)
+            bytes += block.count
+            slots.wait()
+            writing.async {
+                defer { self.slots.signal() }
+                guard self.failure == nil else { return }
+                block.withUnsafeBytes { self.writeAll($0) }
+            }
+            return true
+        }
+
+        /// Returns once every block taken is written (or has failed).
+        func drain() { writing.sync {} }
+
+        private func writeAll(_ bytes: UnsafeRawBufferPointer) {
+            var offset = 0
+            while offset < bytes.count {
+                let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += n
+            }
         }
     }
 
@@ -61,26 +107,14 @@ final class ArchiveWriter {
         archive_write_set_bytes_per_block(archive, 1 << 20)
         try check(archive_write_open(archive, Unmanaged.passUnretained(sink).toOpaque(), nil, { _, context, buffer, length in
             let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
-            let bytes = UnsafeRawBufferPointer(start: buffer, count: length)
-            var offset = 0
-            while offset < length {
-                let n = Foundation.write(sink.fd, bytes.baseAddress! + offset, length - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    sink.failure = String(cString: strerror(errno))
-                    return -1
-                }
-                offset += n
-            }
-            sink.hashing.update(sink.hasher, with: bytes)
-            sink.bytes += length
-            return la_ssize_t(length)
+            return sink.take(UnsafeRawBufferPointer(start: buffer, count: length)) ? la_ssize_t(length) : -1
         }, nil))
     }
 
     deinit {
         if !closed { archive_write_close(archive) }
         archive_write_free(archive)
+        sink.drain()
         close(sink.fd)
     }
 
@@ -122,7 +156,10 @@ final class ArchiveWriter {
     /// Finishes the archive; returns its SHA-256 and size.
     func finish() throws -> (sha256: String, bytes: Int) {
         closed = true
-        try check(archive_write_close(archive))
+        let closed = archive_write_close(archive)
+        sink.drain()
+        try check(closed)
+        if sink.failure != nil { throw failure() }
         guard fsync(sink.fd) == 0 else { throw FileError(path: path, message: "cannot flush to disk: \(String(cString: strerror(errno)))") }
         sink.hashing.drain()
         return (sink.hasher.finish(), sink.bytes)

@@ -36,11 +36,11 @@ extension Bag {
                 var copied = 0
                 try writer.add(path: entryPath, size: entry.size, mtime: mtime, compress: entry.compress) { write in
                     do {
-                        try FileChunks.read(path) { chunk in
+                        try FileChunks.readOwned(path, expected: entry.size) { chunk in
                             copied += chunk.count
                             guard copied <= entry.size else { throw SourceFileChanged(path: path, reason: "is larger than recorded") }
                             hashing.update(hasher, with: chunk)
-                            try write(chunk)
+                            try chunk.withUnsafeBytes { try write($0) }
                         }
                     } catch let error as FileError where error.path == path && !FileManager.default.fileExists(atPath: path) {
                         // Gone: the cache entry is incomplete. Any other read

@@ -37,4 +37,30 @@ enum FileChunks {
             total += n
         }
     }
+
+    /// Like `read`, but each chunk is a Data of its own, so that it can be
+    /// handed to another thread without a copy; `expected` (the size the
+    /// file should have) sizes the first chunk, so a tile is one read into
+    /// one buffer of its size.
+    @discardableResult
+    static func readOwned(_ path: String, expected: Int, _ body: (Data) throws -> Void) throws -> Int {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(path: path, message: "cannot open for reading: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var total = 0
+        while true {
+            // One byte more than expected, so a file that grew is seen.
+            let capacity = min(max(expected - total, 0) + 1, chunkSize)
+            let memory = malloc(capacity)!
+            let n = systemRead(fd, memory, capacity)
+            if n <= 0 {
+                free(memory)
+                if n == 0 { return total }
+                if errno == EINTR { continue }
+                throw FileError(path: path, message: "read failed: \(String(cString: strerror(errno)))")
+            }
+            try body(Data(bytesNoCopy: memory, count: n, deallocator: .free))
+            total += n
+        }
+    }
 }

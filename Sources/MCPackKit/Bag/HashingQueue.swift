@@ -21,7 +21,11 @@ final class HashingQueue: @unchecked Sendable {
     /// Adds `bytes` to `digest` later; the bytes are copied now, as the
     /// caller's buffer is reused.
     func update(_ digest: Digest, with bytes: UnsafeRawBufferPointer) {
-        let copy = Data(bytes)
+        update(digest, with: Data(bytes))
+    }
+
+    /// Adds `data` to `digest` later.
+    func update(_ digest: Digest, with copy: Data) {
         let handed = HandedOver(digest: digest)
         slots.wait()
         queue.async {

@@ -93,6 +93,7 @@ public enum Builder {
         let context = GatherContext(project: project, sink: sink, events: options.events)
         // Check every input first, so a mistake anywhere is reported before
         // minutes of tiling; then make each one.
+        for input in inputs { input.startAhead(context) }
         let checked = inputs.map { $0.gather(context) }
         try sink.throwIfErrors()
         context.making = true

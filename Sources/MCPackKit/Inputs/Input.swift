@@ -69,16 +69,51 @@ final class GatherContext {
         return result
     }
 
-    /// Hashes a large input (the master) without holding it in memory.
+    /// Hashes a large input (the master) without holding it in memory;
+    /// waits for a hash `hashAhead` started.
     func hash(_ relativePath: String) -> SourceFile? {
         if let done = hashes[relativePath] { return done }
-        guard let (sha, bytes) = try? Digest.hexOfFile(project.url(relativePath)) else {
+        let result = ahead.removeValue(forKey: relativePath)?.wait()
+            ?? (try? Digest.hexOfFile(project.url(relativePath)))
+        guard let (sha, bytes) = result else {
             problem(relativePath, "cannot read the file")
             return nil
         }
         let source = SourceFile(path: relativePath, sha256: sha, bytes: bytes)
         hashes[relativePath] = source
         return source
+    }
+
+    /// Starts hashing a large input on another core, so that the checks of
+    /// the other inputs run meanwhile: the master's SHA-256 was 120 ms of a
+    /// 0.9 s rebuild (measured 2026-11-22). `hash` collects it.
+    func hashAhead(_ relativePath: String) {
+        guard hashes[relativePath] == nil, ahead[relativePath] == nil else { return }
+        ahead[relativePath] = HashAhead(project.url(relativePath).path)
+    }
+
+    /// True while a hash `hashAhead` started has not been collected.
+    func isHashingAhead(_ relativePath: String) -> Bool { ahead[relativePath] != nil }
+
+    private var ahead: [String: HashAhead] = [:]
+}
+
+/// One file's SHA-256, computed on a global queue.
+private final class HashAhead: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    // Written once on the queue before `done` is signalled, read after.
+    private var result: (sha256: String, bytes: Int)?
+
+    init(_ path: String) {
+        DispatchQueue.global().async {
+            self.result = try? Digest.hexOfFile(path)
+            self.done.signal()
+        }
+    }
+
+    func wait() -> (sha256: String, bytes: Int)? {
+        done.wait()
+        return result
     }
 }
 
@@ -90,8 +125,12 @@ protocol BundleInput {
     /// True when the check pass already returns the whole component (no
     /// slow work to defer), so the build reuses it instead of gathering again.
     static var checkMakesAll: Bool { get }
+    /// Starts slow reads that need no check first (hashing the master), on
+    /// another core, before any input is checked.
+    static func startAhead(_ context: GatherContext)
 }
 
 extension BundleInput {
     static var checkMakesAll: Bool { false }
+    static func startAhead(_ context: GatherContext) {}
 }

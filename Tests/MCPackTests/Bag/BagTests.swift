@@ -70,5 +70,25 @@ import Testing
         #expect(throws: SourceFileChanged.self) {
             try bag.write(to: folder.appendingPathComponent("v.zip").path, format: .zip, mtime: Builder.defaultSourceDate)
         }
+        try (big + Data("more".utf8)).write(to: file)
+        let grown = #expect(throws: SourceFileChanged.self) {
+            try bag.write(to: folder.appendingPathComponent("w.zip").path, format: .zip, mtime: Builder.defaultSourceDate)
+        }
+        #expect(grown?.reason == "is larger than recorded")
     }
+
+    #if os(Linux)
+    /// The archive's blocks are written on another thread; a failed write
+    /// there must still stop the archive with the system's reason.
+    @Test func aFailedWriteIsReported() throws {
+        let bag = try Bag.assemble(top: "t-1", payload: [
+            PayloadFile(path: "noise.bin", bytes: Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 131 >> 3) })),
+        ], info: [])
+        let error = #expect(throws: FileError.self) {
+            try bag.write(to: "/dev/full", format: .zip, mtime: Builder.defaultSourceDate)
+        }
+        #expect(error?.path == "/dev/full")
+        #expect(error?.message.contains("No space left on device") == true)
+    }
+    #endif
 }

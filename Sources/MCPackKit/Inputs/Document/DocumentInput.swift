@@ -9,6 +9,10 @@ import Imaging
 enum DocumentInput: BundleInput {
     static let formats = ["tiff", "png", "jpeg"]
 
+    static func startAhead(_ context: GatherContext) {
+        context.hashAhead(context.project.config.document.image)
+    }
+
     static func gather(_ context: GatherContext) -> Component? {
         let settings = context.project.config.document
         let url = context.project.url(settings.image)
@@ -30,6 +34,9 @@ enum DocumentInput: BundleInput {
             return nil
         }
         context.master = (image.width, image.height)
+        // A build started hashing the master ahead; its check pass leaves
+        // the wait to the make pass, so the other inputs are checked meanwhile.
+        if !context.making && context.isHashingAhead(settings.image) { return Component(name: "document") }
         guard let source = context.hash(settings.image) else { return nil }
         let sha = source.sha256
         guard context.making else { return Component(name: "document", sources: [source]) }
