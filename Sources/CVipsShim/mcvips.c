@@ -22,7 +22,7 @@
     X(vips_bandjoin) X(vips_bandjoin_const1) X(vips_black) X(vips_cache_set_max) \
     X(vips_cast_uchar) X(vips_colourspace) X(vips_composite2) X(vips_concurrency_get) \
     X(vips_concurrency_set) X(vips_dzsave) X(vips_error) X(vips_error_buffer) X(vips_error_clear) \
-    X(vips_extract_band) X(vips_flatten) X(vips_gaussnoise) X(vips_image_copy_memory) \
+    X(vips_extract_area) X(vips_extract_band) X(vips_flatten) X(vips_gaussnoise) X(vips_image_copy_memory) \
     X(vips_image_get_bands) X(vips_image_get_height) X(vips_image_get_string) \
     X(vips_image_get_typeof) X(vips_image_get_width) X(vips_image_hasalpha) \
     X(vips_image_new) X(vips_image_new_from_buffer) X(vips_image_new_from_file) \
@@ -66,6 +66,7 @@ MCVIPS_FUNCTIONS(X)
 #define vips_error (*mcvips_fn_vips_error)
 #define vips_error_buffer (*mcvips_fn_vips_error_buffer)
 #define vips_error_clear (*mcvips_fn_vips_error_clear)
+#define vips_extract_area (*mcvips_fn_vips_extract_area)
 #define vips_extract_band (*mcvips_fn_vips_extract_band)
 #define vips_flatten (*mcvips_fn_vips_flatten)
 #define vips_gaussnoise (*mcvips_fn_vips_gaussnoise)
@@ -342,6 +343,13 @@ VipsImage *mcvips_thumbnail(VipsImage *in, int width, int height, int crop) {
         if (vips_thumbnail_image(in, &out, width, "height", height, "size", VIPS_SIZE_FORCE, NULL))
             return NULL;
     }
+    return out;
+}
+
+VipsImage *mcvips_crop(VipsImage *in, int left, int top, int width, int height) {
+    VipsImage *out = NULL;
+    if (vips_extract_area(in, &out, left, top, width, height, NULL))
+        return NULL;
     return out;
 }
 

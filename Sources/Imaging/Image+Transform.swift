@@ -11,6 +11,14 @@ extension Image {
         return Image(pointer: out, parents: [self])
     }
 
+    /// The `width` x `height` rectangle at `left`, `top`.
+    public func cropped(left: Int, top: Int, width: Int, height: Int) throws -> Image {
+        guard let out = mcvips_crop(pointer, Int32(left), Int32(top), Int32(width), Int32(height)) else {
+            throw ImagingError("cannot crop \(width) x \(height) at \(left), \(top) from \(self.width) x \(self.height)")
+        }
+        return Image(pointer: out, parents: [self])
+    }
+
     /// The image blended onto a solid colour, without its alpha channel.
     public func flattened(red: Double, green: Double, blue: Double) throws -> Image {
         guard let out = mcvips_flatten(pointer, red, green, blue) else { throw ImagingError("cannot flatten") }

@@ -95,6 +95,9 @@ int mcvips_dzsave(VipsImage *in, const char *base, int tile_size, int overlap,
 /// callers only ask for when the aspect ratio is already equal.
 VipsImage *mcvips_thumbnail(VipsImage *in, int width, int height, int crop);
 
+/// The width x height rectangle at left, top.
+VipsImage *mcvips_crop(VipsImage *in, int left, int top, int width, int height);
+
 /// Removes the alpha channel by blending onto a background colour.
 VipsImage *mcvips_flatten(VipsImage *in, double red, double green, double blue);
 

@@ -102,6 +102,26 @@ import Testing
         #expect(storyboard.contains(#"firstAttribute="centerX""#))
     }
 
+    /// A square background is resized once per screen size and both
+    /// orientations are cut from it; each must be exactly the cover that
+    /// resizing for that screen alone gives.
+    @Test func aSquareBackgroundCoversEachScreenAsAlone() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        let background = try Image.noise(width: 240, height: 240, bands: 3, seed: 9).pngData()
+        try project.write("assets/launch/background.png", background)
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try archiveContents(project.url("dist/test-bundle-1.0.0.zip"))
+        let source = try Image(data: background).srgb()
+        for screen in LaunchInput.allScreens {
+            let path = top + "launch/screens/\(screen.width)x\(screen.height).png"
+            let made = try Image(data: try #require(files[path], "missing \(path)"))
+            let alone = try source.resized(width: screen.width, height: screen.height, crop: true)
+            #expect(try made.pixelDifference(to: alone).identical, "\(path)")
+        }
+    }
+
     @Test func imageBuildsAreReproducibleFromAColdCache() throws {
         let project = try TestProject.make(images: true)
         defer { project.destroy() }
