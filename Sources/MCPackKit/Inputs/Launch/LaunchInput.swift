@@ -138,8 +138,18 @@ enum LaunchInput: BundleInput {
         let lanes = min(2, ProcessInfo.processInfo.activeProcessorCount)
         let failures = LockedArray<Error?>(repeating: nil, count: sizes.count)
         let square = srgbBackground.width == srgbBackground.height
+        // Largest first, each to the lane with the least work so far, so
+        // the lanes end together (every other size left one lane 20% longer).
+        var lanePlan = Array(repeating: [Int](), count: lanes)
+        var load = Array(repeating: 0, count: lanes)
+        for index in sizes.indices.sorted(by: { sizes[$0].width * sizes[$0].height > sizes[$1].width * sizes[$1].height }) {
+            let lane = load.indices.min { load[$0] < load[$1] }!
+            lanePlan[lane].append(index)
+            load[lane] += sizes[index].width * sizes[index].height
+        }
+        let plan = lanePlan
         DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-            for index in stride(from: lane, to: sizes.count, by: lanes) {
+            for index in plan[lane] {
                 let size = sizes[index]
                 do {
                     let side = max(size.width, size.height)
