@@ -32,25 +32,38 @@ die() { say "error: $*"; exit 1; }
 
 # Each command runs BENCH_RUNS times (default 5); the run with the median
 # wall time stands for all of them: these commands take well under a
-# second, where one sample is mostly noise. /usr/bin/time gives wall time
-# in hundredths, too coarse for a 30 ms diff, so wall time is taken from
-# $EPOCHREALTIME around it (which adds /usr/bin/time's own start, ~1 ms,
-# to every command alike); peak RSS still comes from /usr/bin/time.
+# second, where one sample is mostly noise. Commands compared with each
+# other take turns (A, B, C, A, B, C, ...), so a drift in the machine's
+# speed touches each alike. /usr/bin/time gives wall time in hundredths,
+# too coarse for a 30 ms diff, so wall time is taken from $EPOCHREALTIME
+# around it (which adds /usr/bin/time's own start, ~1 ms, to every command
+# alike); peak RSS still comes from /usr/bin/time.
 runs="${BENCH_RUNS:-5}"
-timed() {
-  local name="$1"; shift
-  say "timing $name ($runs runs)"
-  local i median start
+turn_names=() turn_commands=()
+# compare NAME COMMAND...: adds a command to the next `take_turns`.
+compare() {
+  turn_names+=("$1"); shift
+  turn_commands+=("$(printf '%q ' "$@")")
+}
+take_turns() {
+  local i k name median start
+  say "timing ${turn_names[*]} ($runs runs each, in turns)"
   for i in $(seq 1 "$runs"); do
-    start=$EPOCHREALTIME
-    /usr/bin/time -v -o "$logs/$name.$i.time" "$@" >"$logs/$name.out" 2>"$logs/$name.err" || true
-    awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.4f\n", b - a }' >"$logs/$name.$i.wall"
+    for k in "${!turn_names[@]}"; do
+      name=${turn_names[$k]}
+      start=$EPOCHREALTIME
+      eval "/usr/bin/time -v -o \"\$logs/\$name.\$i.time\" ${turn_commands[$k]}" >"$logs/$name.out" 2>"$logs/$name.err" || true
+      awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.4f\n", b - a }' >"$logs/$name.$i.wall"
+    done
   done
-  median=$(for i in $(seq 1 "$runs"); do echo "$(cat "$logs/$name.$i.wall") $i"; done \
-    | sort -g | awk -v n="$runs" 'NR == int((n + 1) / 2) { print $2 }')
-  cp "$logs/$name.$median.time" "$logs/$name.time"
-  cp "$logs/$name.$median.wall" "$logs/$name.wall"
-  sed -n 's/^[[:space:]]*Exit status: //p' "$logs/$name.time" >"$logs/$name.status"
+  for name in "${turn_names[@]}"; do
+    median=$(for i in $(seq 1 "$runs"); do echo "$(cat "$logs/$name.$i.wall") $i"; done \
+      | sort -g | awk -v n="$runs" 'NR == int((n + 1) / 2) { print $2 }')
+    cp "$logs/$name.$median.time" "$logs/$name.time"
+    cp "$logs/$name.$median.wall" "$logs/$name.wall"
+    sed -n 's/^[[:space:]]*Exit status: //p' "$logs/$name.time" >"$logs/$name.status"
+  done
+  turn_names=() turn_commands=()
 }
 wall() { awk '{ printf "%.3f", $1 }' "$logs/$1.wall"; }
 # shellcheck source=scripts/bench-lib.sh
@@ -122,14 +135,16 @@ bag="$work/unpacked-a/magna-carta-1.0.0"
 
 # --- verify -------------------------------------------------------------------
 
-timed verify-mcpack "$mcpack" verify "$a"
-timed verify-sha256sum bash -c "cd '$bag' && sha256sum --quiet -c manifest-sha256.txt"
-timed verify-bagit bagit.py --validate --processes 2 "$bag"
+compare verify-mcpack "$mcpack" verify "$a"
+compare verify-sha256sum bash -c "cd '$bag' && sha256sum --quiet -c manifest-sha256.txt"
+compare verify-bagit bagit.py --validate --processes 2 "$bag"
+take_turns
 
 # --- diff ---------------------------------------------------------------------
 
-timed diff-mcpack "$mcpack" diff "$a" "$b"
-timed diff-rq diff -rq "$work/unpacked-a/magna-carta-1.0.0" "$work/unpacked-b/magna-carta-1.1.0"
+compare diff-mcpack "$mcpack" diff "$a" "$b"
+compare diff-rq diff -rq "$work/unpacked-a/magna-carta-1.0.0" "$work/unpacked-b/magna-carta-1.1.0"
+take_turns
 # diffoscope compares every member of both archives; it runs once, stopped
 # after DIFFOSCOPE_LIMIT seconds (default 300), and a stopped run says so.
 diffoscope_limit="${DIFFOSCOPE_LIMIT:-300}"
@@ -151,7 +166,7 @@ report() {
   echo "- archive: $(basename "$a"), $(stat -c %s "$a") bytes; the diff pair differs by one clause and a retouched region (${changed_tiles:-see diff output})"
   echo "- exit statuses: mcpack verify $(status verify-mcpack), sha256sum $(status verify-sha256sum), bagit.py $(status verify-bagit), mcpack diff $(status diff-mcpack), diff -rq $(status diff-rq)"
   echo
-  echo "Wall times are the median of $runs runs, timed to the millisecond (diffoscope: one run, in hundredths)."
+  echo "Wall times are the median of $runs runs, the commands compared taking turns, timed to the millisecond (diffoscope: one run, in hundredths)."
   echo
   echo "| run | wall s | peak RSS MB |"
   echo "| --- | ---: | ---: |"
