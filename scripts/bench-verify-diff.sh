@@ -48,8 +48,11 @@ compare() {
 take_turns() {
   local i k name median start
   say "timing ${turn_names[*]} ($runs runs each, in turns)"
+  local n=${#turn_names[@]} j
   for i in $(seq 1 "$runs"); do
-    for k in "${!turn_names[@]}"; do
+    # Each run starts one command later, so none always follows the same one.
+    for j in $(seq 0 $((n - 1))); do
+      k=$(( (i - 1 + j) % n ))
       name=${turn_names[$k]}
       start=$EPOCHREALTIME
       eval "/usr/bin/time -v -o \"\$logs/\$name.\$i.time\" ${turn_commands[$k]}" >"$logs/$name.out" 2>"$logs/$name.err" || true
@@ -58,7 +61,7 @@ take_turns() {
   done
   for name in "${turn_names[@]}"; do
     median=$(for i in $(seq 1 "$runs"); do echo "$(cat "$logs/$name.$i.wall") $i"; done \
-      | sort -g | awk -v n="$runs" 'NR == int((n + 1) / 2) { print $2 }')
+      | sort -g | awk -v n="$runs" 'NR == int(n / 2) + 1 { print $2 }')  # the upper of two middles
     cp "$logs/$name.$median.time" "$logs/$name.time"
     cp "$logs/$name.$median.wall" "$logs/$name.wall"
     sed -n 's/^[[:space:]]*Exit status: //p' "$logs/$name.time" >"$logs/$name.status"

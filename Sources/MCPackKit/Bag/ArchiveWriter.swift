@@ -35,9 +35,11 @@ final class ArchiveWriter {
         }
 
         /// The first write error, once one happened.
-        var failure: String? {
-            get { lock.withLock { firstFailure } }
-            set { lock.withLock { if firstFailure == nil { firstFailure = newValue } } }
+        var failure: String? { lock.withLock { firstFailure } }
+
+        /// Keeps the first error only: the later ones follow from it.
+        private func record(_ message: String) {
+            lock.withLock { if firstFailure == nil { firstFailure = message } }
         }
 
         /// Takes libarchive's bytes; false once a write has failed.
@@ -64,7 +66,7 @@ final class ArchiveWriter {
                 let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
+                    record(String(cString: strerror(errno)))
                     return
                 }
                 offset += n
@@ -156,9 +158,9 @@ final class ArchiveWriter {
     /// Finishes the archive; returns its SHA-256 and size.
     func finish() throws -> (sha256: String, bytes: Int) {
         closed = true
-        let closed = archive_write_close(archive)
+        let status = archive_write_close(archive)
         sink.drain()
-        try check(closed)
+        try check(status)
         if sink.failure != nil { throw failure() }
         guard fsync(sink.fd) == 0 else { throw FileError(path: path, message: "cannot flush to disk: \(String(cString: strerror(errno)))") }
         sink.hashing.drain()

@@ -54,10 +54,11 @@ enum FileChunks {
             let memory = malloc(capacity)!
             let n = systemRead(fd, memory, capacity)
             if n <= 0 {
+                let error = errno
                 free(memory)
                 if n == 0 { return total }
-                if errno == EINTR { continue }
-                throw FileError(path: path, message: "read failed: \(String(cString: strerror(errno)))")
+                if error == EINTR { continue }
+                throw FileError(path: path, message: "read failed: \(String(cString: strerror(error)))")
             }
             try body(Data(bytesNoCopy: memory, count: n, deallocator: .free))
             total += n

@@ -27,12 +27,6 @@ final class HashingQueue: @unchecked Sendable {
 
     init(slots: Int = 8) { self.slots = DispatchSemaphore(value: slots) }
 
-    /// Adds `bytes` to `digest` later; the bytes are copied now, as the
-    /// caller's buffer is reused.
-    func update(_ digest: Digest, with bytes: UnsafeRawBufferPointer) {
-        update(digest, with: Data(bytes))
-    }
-
     /// Adds `data` to `digest` later.
     func update(_ digest: Digest, with data: Data) {
         batch.append(.update(digest, data))

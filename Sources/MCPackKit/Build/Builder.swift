@@ -95,13 +95,16 @@ public enum Builder {
         // minutes of tiling; then make each one.
         for input in inputs { input.startAhead(context) }
         let checked = inputs.map { $0.gather(context) }
+        context.collectDeferred()
         try sink.throwIfErrors()
         context.making = true
         // One input at a time: making the launch layers beside the tiling
         // saved 2 s of a 34,000 px build but took it 95 MB past its memory
-        // budget; one screen at a time beside it saved nothing and still
-        // cost 65 MB (both measured 2026-11-22). Inputs whose check already made
-        // everything (clauses, categories) are not read twice.
+        // budget. One screen size at a time beside it saved about 1 s but
+        // peaked at 261-275 MB; streamed, 235-251 MB and no saving seen
+        // (all measured 2026-11-22; the budget is 256 MB). Inputs whose
+        // check already made everything (clauses, categories) are not read
+        // twice.
         var components: [Component] = []
         for (input, done) in zip(inputs, checked) {
             if let component = input.checkMakesAll ? done : input.gather(context) { components.append(component) }

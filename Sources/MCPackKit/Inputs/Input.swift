@@ -95,7 +95,20 @@ final class GatherContext {
     /// True while a hash `hashAhead` started has not been collected.
     func isHashingAhead(_ relativePath: String) -> Bool { ahead[relativePath] != nil }
 
+    /// Leaves the wait for a hash started ahead to `collectDeferred`, so
+    /// the inputs after this one are checked while it runs.
+    func deferHash(_ relativePath: String) { deferred.append(relativePath) }
+
+    /// Waits for the deferred hashes; a file that cannot be read is then
+    /// reported with the other problems of the check pass, before any slow
+    /// work starts.
+    func collectDeferred() {
+        for path in deferred { _ = hash(path) }
+        deferred = []
+    }
+
     private var ahead: [String: HashAhead] = [:]
+    private var deferred: [String] = []
 }
 
 /// One file's SHA-256, computed on a global queue.

@@ -104,11 +104,12 @@ import Testing
 
     /// A square background is resized once per screen size and both
     /// orientations are cut from it; each must be exactly the cover that
-    /// resizing for that screen alone gives.
-    @Test func aSquareBackgroundCoversEachScreenAsAlone() throws {
+    /// resizing for that screen alone gives, enlarged or reduced.
+    @Test(arguments: [240, 3001])
+    func aSquareBackgroundCoversEachScreenAsAlone(side: Int) throws {
         let project = try TestProject.make(images: true)
         defer { project.destroy() }
-        let background = try Image.noise(width: 240, height: 240, bands: 3, seed: 9).pngData()
+        let background = try Image.noise(width: side, height: side, bands: 3, seed: 9).pngData()
         try project.write("assets/launch/background.png", background)
         let result = try MCPackBinary.run(["build"], in: project.root)
         #expect(result.status == 0, "\(result.stderr)")

@@ -34,9 +34,12 @@ enum DocumentInput: BundleInput {
             return nil
         }
         context.master = (image.width, image.height)
-        // A build started hashing the master ahead; its check pass leaves
-        // the wait to the make pass, so the other inputs are checked meanwhile.
-        if !context.making && context.isHashingAhead(settings.image) { return Component(name: "document") }
+        // A build started hashing the master ahead; its check pass collects
+        // it after the other inputs are checked, and the make pass uses it.
+        if !context.making && context.isHashingAhead(settings.image) {
+            context.deferHash(settings.image)
+            return Component(name: "document")
+        }
         guard let source = context.hash(settings.image) else { return nil }
         let sha = source.sha256
         guard context.making else { return Component(name: "document", sources: [source]) }

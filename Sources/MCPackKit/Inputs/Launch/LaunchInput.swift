@@ -129,10 +129,11 @@ enum LaunchInput: BundleInput {
         // covers a screen and its rotation at one scale, so it is resized
         // once, to the longer side, and both are centre crops of that: the
         // same pixels as resizing for each screen alone, with 7 resizes, not
-        // 14 (2026-11-22: 3.4-4.1 s of CPU, not 4.8-5.8 s, and 25 MB less
-        // at the peak). The resized image is computed once into memory for
-        // both crops, their PNGs and their previews; the background is
-        // opaque, so flattening only drops the alpha band.
+        // 14 (2026-11-22: a rebuild making only the launch layers took
+        // 3.4-4.1 s of CPU, not 4.8-5.8 s, and peaked 25 MB lower). The
+        // resized image is computed once into memory for both crops, their
+        // PNGs and their previews; the background is opaque, so flattening
+        // only drops the alpha band.
         let sizes = screens
         let texts = scaledText
         let lanes = min(2, ProcessInfo.processInfo.activeProcessorCount)
