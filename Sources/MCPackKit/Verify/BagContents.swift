@@ -289,6 +289,9 @@ enum ArchiveCollector {
 
     /// Names unzip would extract that verify did not check, and the reverse.
     static func directoryMismatches(streamed: [[UInt8]], directory: [[UInt8]]) -> [Problem] {
+        // The usual case, the same names in the same order, needs no table:
+        // building one of 17,000 byte arrays was some 15 ms of a verify.
+        if streamed == directory { return [] }
         func shown(_ raw: [UInt8]) -> String { String(decoding: raw, as: UTF8.self) }
         var problems: [Problem] = []
         var unmatched = Dictionary(directory.map { ($0, 1) }, uniquingKeysWith: +)
