@@ -37,6 +37,17 @@ import Testing
         #expect(shipped == expected, "extra: \(shipped.subtracting(expected)), missing: \(expected.subtracting(shipped))")
         #expect(geometry.size(ofLevel: geometry.maxLevel) == (600, 400))
         #expect(!files.keys.contains { $0.contains("vips-properties") })
+
+        // The master is hashed on another core while the other inputs are
+        // checked; bundle.json must still record the file's own hash.
+        let master = try Data(contentsOf: project.url("assets/document/master.png"))
+        let json = try #require(files[top + "bundle.json"])
+        let record = try #require(JSONSerialization.jsonObject(with: json) as? [String: Any])
+        let document = try #require((record["components"] as? [String: Any])?["document"] as? [String: Any])
+        #expect(document["sha256"] as? String == Digest.hex(master))
+        let inputs = try #require(record["inputs"] as? [[String: Any]])
+        let listed = try #require(inputs.first { $0["path"] as? String == "assets/document/master.png" })
+        #expect(listed["sha256"] as? String == Digest.hex(master) && listed["bytes"] as? Int == master.count)
     }
 
     @Test func iiif3LayoutWritesInfoJson() throws {
