@@ -14,6 +14,16 @@ rss_mb() {
 
 # --- tools ----------------------------------------------------------------
 
+# Builds $mcpack with `make build` when it is missing and is the default
+# binary ($mcpack_default); a missing MCPACK the user named is an error.
+ensure_mcpack() {
+  if [ ! -x "$mcpack" ]; then
+    [ "$mcpack" = "$mcpack_default" ] || die "MCPACK=$mcpack is not an executable file"
+    say "building mcpack (make build)"
+    make -C "$root" build
+  fi
+}
+
 apt_updated=0
 apt_install() {
   local sudo=""

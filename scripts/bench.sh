@@ -71,11 +71,7 @@ if ! command -v bagit.py >/dev/null 2>&1; then
   command -v bagit.py >/dev/null 2>&1 || die "bagit.py is still not on PATH after installing bagit"
 fi
 
-if [ ! -x "$mcpack" ]; then
-  [ "$mcpack" = "$mcpack_default" ] || die "MCPACK=$mcpack is not an executable file"
-  say "building mcpack (make build)"
-  make -C "$root" build
-fi
+ensure_mcpack
 if [ -n "$(find Sources Package.swift -newer "$mcpack" -type f 2>/dev/null | head -n 1)" ]; then
   say "warning: $mcpack is older than Sources/; run \`make build\` to time the current code"
 fi

@@ -122,11 +122,7 @@ command -v python3 >/dev/null 2>&1 || die "python3 is needed (for the seeded kil
 command -v sha256sum >/dev/null 2>&1 || apt_install coreutils
 command -v flock >/dev/null 2>&1 || apt_install util-linux
 
-if [ ! -x "$mcpack" ]; then
-  [ "$mcpack" = "$mcpack_default" ] || die "MCPACK=$mcpack is not an executable file"
-  say "building mcpack (make build)"
-  make -C "$root" build
-fi
+ensure_mcpack
 mkdir -p "$cache" "$crash" "$logs"
 exec 9>"$cache/.lock"
 if ! flock -n 9; then

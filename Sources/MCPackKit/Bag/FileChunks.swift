@@ -20,8 +20,7 @@ enum FileChunks {
     /// Calls `body` with each chunk; returns the byte count.
     @discardableResult
     static func read(_ path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError(path: path, message: "cannot open for reading: \(String(cString: strerror(errno)))") }
+        let fd = try openForReading(path)
         defer { close(fd) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -44,8 +43,7 @@ enum FileChunks {
     /// one buffer of its size.
     @discardableResult
     static func readOwned(_ path: String, expected: Int, _ body: (Data) throws -> Void) throws -> Int {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError(path: path, message: "cannot open for reading: \(String(cString: strerror(errno)))") }
+        let fd = try openForReading(path)
         defer { close(fd) }
         var total = 0
         while true {
@@ -63,5 +61,11 @@ enum FileChunks {
             try body(Data(bytesNoCopy: memory, count: n, deallocator: .free))
             total += n
         }
+    }
+
+    private static func openForReading(_ path: String) throws -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(path: path, message: "cannot open for reading: \(String(cString: strerror(errno)))") }
+        return fd
     }
 }

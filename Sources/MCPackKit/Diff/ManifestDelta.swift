@@ -85,7 +85,7 @@ private struct Lines {
         // Strictly increasing, or sorted here: a path listed twice also
         // takes the slow way, to keep only its first line.
         var ordered = true
-        for k in ranges.indices.dropFirst() where Self.compare(bytes, ranges[k - 1], ranges[k]) >= 0 {
+        for k in ranges.indices.dropFirst() where Self.compare(bytes, ranges[k - 1], bytes, ranges[k]) >= 0 {
             ordered = false
             break
         }
@@ -93,10 +93,10 @@ private struct Lines {
             let bytes = self.bytes
             // Stable, so of a path listed twice the first line is kept below.
             ranges = ranges.enumerated().sorted { x, y in
-                let order = Self.compare(bytes, x.element, y.element)
+                let order = Self.compare(bytes, x.element, bytes, y.element)
                 return order != 0 ? order < 0 : x.offset < y.offset
             }.map(\.element)
-            ranges = ranges.indices.filter { $0 == 0 || Self.compare(bytes, ranges[$0 - 1], ranges[$0]) != 0 }.map { ranges[$0] }
+            ranges = ranges.indices.filter { $0 == 0 || Self.compare(bytes, ranges[$0 - 1], bytes, ranges[$0]) != 0 }.map { ranges[$0] }
         }
     }
 
@@ -108,19 +108,16 @@ private struct Lines {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[ranges[k].start..<ranges[k].hashEnd]), as: UTF8.self)
     }
 
-    private static func compare(_ bytes: UnsafeBufferPointer<UInt8>, _ x: Line, _ y: Line) -> Int32 {
-        compare(bytes.baseAddress! + x.pathStart, x.pathEnd - x.pathStart, bytes.baseAddress! + y.pathStart, y.pathEnd - y.pathStart)
-    }
-
-    private static func compare(_ p: UnsafePointer<UInt8>, _ m: Int, _ q: UnsafePointer<UInt8>, _ n: Int) -> Int32 {
-        let order = memcmp(p, q, min(m, n))
+    /// Byte order of two lines' paths, each in its own manifest's bytes.
+    private static func compare(_ p: UnsafeBufferPointer<UInt8>, _ x: Line, _ q: UnsafeBufferPointer<UInt8>, _ y: Line) -> Int32 {
+        let m = x.pathEnd - x.pathStart
+        let n = y.pathEnd - y.pathStart
+        let order = memcmp(p.baseAddress! + x.pathStart, q.baseAddress! + y.pathStart, min(m, n))
         return order != 0 ? order : m < n ? -1 : m > n ? 1 : 0
     }
 
     static func comparePaths(_ a: Lines, _ i: Int, _ b: Lines, _ j: Int) -> Int32 {
-        let x = a.ranges[i]
-        let y = b.ranges[j]
-        return compare(a.bytes.baseAddress! + x.pathStart, x.pathEnd - x.pathStart, b.bytes.baseAddress! + y.pathStart, y.pathEnd - y.pathStart)
+        compare(a.bytes, a.ranges[i], b.bytes, b.ranges[j])
     }
 
     static func sameHash(_ a: Lines, _ i: Int, _ b: Lines, _ j: Int) -> Bool {

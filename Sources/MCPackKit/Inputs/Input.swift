@@ -92,12 +92,14 @@ final class GatherContext {
         ahead[relativePath] = HashAhead(project.url(relativePath).path)
     }
 
-    /// True while a hash `hashAhead` started has not been collected.
-    func isHashingAhead(_ relativePath: String) -> Bool { ahead[relativePath] != nil }
-
-    /// Leaves the wait for a hash started ahead to `collectDeferred`, so
-    /// the inputs after this one are checked while it runs.
-    func deferHash(_ relativePath: String) { deferred.append(relativePath) }
+    /// Leaves the wait for a hash `hashAhead` started to `collectDeferred`,
+    /// so the inputs after this one are checked while it runs; false when
+    /// no hash of this file was started.
+    func deferHash(_ relativePath: String) -> Bool {
+        guard ahead[relativePath] != nil else { return false }
+        deferred.append(relativePath)
+        return true
+    }
 
     /// Waits for the deferred hashes; a file that cannot be read is then
     /// reported with the other problems of the check pass, before any slow

@@ -51,8 +51,8 @@ struct WorkCache {
     /// The entry for `key`: reused when its index reads back (its files are
     /// checked as the archive is written), else made by `make`, which writes
     /// files into the folder it is given. `damage` hears why an entry could
-    /// not be reused. Files `make` leaves that
-    /// `leaveOut` names (by relative path) are deleted, not kept.
+    /// not be reused. Files `make` leaves that `leaveOut` names (by relative
+    /// path) are deleted, not kept.
     func entry(_ key: String, damage: (String) -> Void, leaveOut: (String) -> Bool = { _ in false },
                make: (URL) throws -> Void) throws -> Entry {
         if let hit = lookup(key, damage: damage) { return hit }

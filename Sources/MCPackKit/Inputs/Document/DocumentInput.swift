@@ -36,10 +36,7 @@ enum DocumentInput: BundleInput {
         context.master = (image.width, image.height)
         // A build started hashing the master ahead; its check pass collects
         // it after the other inputs are checked, and the make pass uses it.
-        if !context.making && context.isHashingAhead(settings.image) {
-            context.deferHash(settings.image)
-            return Component(name: "document")
-        }
+        if !context.making && context.deferHash(settings.image) { return Component(name: "document") }
         guard let source = context.hash(settings.image) else { return nil }
         let sha = source.sha256
         guard context.making else { return Component(name: "document", sources: [source]) }
