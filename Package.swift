@@ -80,7 +80,10 @@ let package = Package(
 
         // Unit tests of the kit, and end-to-end runs of the built binary
         // (which `swift test` builds first, as a product of the package).
-        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging"]),
+        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging", "mcpack-build-stop"]),
+
+        // A build that stops itself at a hook, for the tests that kill it there.
+        .executableTarget(name: "mcpack-build-stop", dependencies: ["MCPackKit"], path: "Tests/BuildStop"),
     ]
 )
 

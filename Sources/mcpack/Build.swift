@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import MCPackKit
 
-struct Build: ParsableCommand {
+struct Build: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check every input and write the versioned archive and its .sha256.",
         discussion: """
@@ -27,12 +27,12 @@ struct Build: ParsableCommand {
     @Flag(name: .long, help: "Replace this version's archive even if its content differs.")
     var overwrite = false
 
-    func run() throws {
+    func run() async throws {
         let console = Console(json: project.json)
         let result: BuildResult
         do {
             let progress = ProgressLine(console: console)
-            result = try Builder.build(BuildOptions(
+            result = try await Builder.build(BuildOptions(
                 configPath: project.config, output: output, overwrite: overwrite,
                 events: { progress.show($0) }))
             progress.finish()

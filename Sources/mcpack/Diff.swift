@@ -84,8 +84,14 @@ struct Diff: ParsableCommand {
                 .compactMap { $0 }.joined(separator: " ")
             if subject.isEmpty { subject = change.kind }
             var line = "  \(mark) \(subject)"
-            if let detail = change.detail, change.field == "translation" || change.field == "context" || change.field == "title" {
-                line += ": \(detail)"
+            if let words = change.words {
+                line += ": " + words.map { segment in
+                    switch segment.kind {
+                    case .kept, .elided: return segment.text
+                    case .removed: return console.paint("[-" + segment.text + "-]", "31")
+                    case .inserted: return console.paint("{+" + segment.text + "+}", "32")
+                    }
+                }.joined(separator: " ")
             } else {
                 if change.old != nil || change.new != nil {
                     line += ": \(change.old ?? "(none)") -> \(change.new ?? "(none)")"

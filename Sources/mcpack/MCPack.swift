@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import MCPackKit
 
-struct MCPack: ParsableCommand {
+struct MCPack: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mcpack",
         abstract: "Package a project's assets into one versioned, checksummed, reproducible archive.",
@@ -18,11 +18,15 @@ struct MCPack: ParsableCommand {
 /// as diff(1) does: 0 fine, 1 found something, 2 trouble.
 @main
 enum Main {
-    static func main() {
+    static func main() async {
         MCPackProcess.prepare()
         do {
             var command = try MCPack.parseAsRoot()
-            try command.run()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         } catch {
             let code = MCPack.exitCode(for: error)
             if code.rawValue == 64 {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import MCPackKit
 
-struct Verify: ParsableCommand {
+struct Verify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check an archive, an unpacked bag, or (with no argument) the project, before handover.",
         discussion: """
@@ -38,7 +38,7 @@ struct Verify: ParsableCommand {
     @Option(name: .customLong("max-ratio"), help: "Refuse an archive that unpacks to more than this many times its size.")
     var maxRatio: Double = VerifyLimits().maxRatio
 
-    func run() throws {
+    func run() async throws {
         let console = Console(json: project.json)
         var limits = VerifyLimits()
         limits.maxTotalBytes = maxBytes
@@ -47,8 +47,11 @@ struct Verify: ParsableCommand {
         limits.maxRatio = maxRatio
         let report: VerifyReport
         do {
-            report = try archive.map { try Verifier.verify($0, limits: limits) }
-                ?? ProjectVerifier.verify(configPath: project.config, limits: limits)
+            if let archive {
+                report = try Verifier.verify(archive, limits: limits)
+            } else {
+                report = try await ProjectVerifier.verify(configPath: project.config, limits: limits)
+            }
         } catch {
             throw console.fail(error)
         }

@@ -9,15 +9,32 @@ public struct BuildOptions: Sendable {
     public var environment: [String: String]
     /// Hears progress (tiling) and notes (a damaged cache entry remade).
     public var events: (@Sendable (BuildEvent) -> Void)?
+    /// Called at the build's most delicate moments, for tests that stop it there.
+    public var hooks: BuildHooks
 
     public init(configPath: String = "bundle.toml", output: String? = nil, overwrite: Bool = false,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
-                events: (@Sendable (BuildEvent) -> Void)? = nil) {
+                events: (@Sendable (BuildEvent) -> Void)? = nil, hooks: BuildHooks = BuildHooks()) {
         self.configPath = configPath
         self.output = output
         self.overwrite = overwrite
         self.environment = environment
         self.events = events
+        self.hooks = hooks
+    }
+}
+
+/// Points in a build where a test may stop or kill it: a kill there must
+/// leave nothing at the final path, and an archive that verifies.
+public struct BuildHooks: Sendable {
+    /// The new archive is written and read back, not yet renamed into place.
+    public var beforeCommit: (@Sendable () -> Void)?
+    /// The archive is in place; its .sha256 is not yet written.
+    public var beforeChecksum: (@Sendable () -> Void)?
+
+    public init(beforeCommit: (@Sendable () -> Void)? = nil, beforeChecksum: (@Sendable () -> Void)? = nil) {
+        self.beforeCommit = beforeCommit
+        self.beforeChecksum = beforeChecksum
     }
 }
 
@@ -68,16 +85,14 @@ public enum Builder {
     /// bundle.toml gives one: 15 June 2015, the charter's 800th year.
     public static let defaultSourceDate = 1_434_326_400
 
-    static var inputs: [any BundleInput.Type] { [DocumentInput.self, ClausesInput.self, CategoriesInput.self, IconsInput.self, LaunchInput.self] }
-
-    public static func build(_ options: BuildOptions) throws -> BuildResult {
+    public static func build(_ options: BuildOptions) async throws -> BuildResult {
         // A work-cache file missing or changed stops the archive's write:
         // that entry goes, is made again, and the archive is written once
         // more. Each entry is remade at most once, so this ends.
         var remade = Set<String>()
         while true {
             do {
-                return try buildOnce(options)
+                return try await buildOnce(options)
             } catch let changed as SourceFileChanged {
                 guard let entry = WorkCache.entry(holding: changed.path), remade.insert(entry.folder.path).inserted else { throw changed }
                 options.events?(.note("cache entry \(entry.name) has a file missing or changed (first: \(entry.file)); making it again"))
@@ -86,39 +101,44 @@ public enum Builder {
         }
     }
 
-    private static func buildOnce(_ options: BuildOptions) throws -> BuildResult {
+    private static func buildOnce(_ options: BuildOptions) async throws -> BuildResult {
         let sink = DiagnosticSink()
         guard let project = Project.load(configPath: options.configPath, sink: sink) else { throw InputError(sink.all) }
         let mtime = sourceDate(project, options: options, sink: sink)
-        let context = GatherContext(project: project, sink: sink, events: options.events)
         // Check every input first, so a mistake anywhere is reported before
         // minutes of tiling; then make each one.
-        for input in inputs { input.startAhead(context) }
-        let checked = inputs.map { $0.gather(context) }
-        context.collectDeferred()
+        let checked = await check(project, sink: sink)
         try sink.throwIfErrors()
-        context.making = true
+        guard let mtime, let clauses = checked.fact(ClauseList.self), let master = checked.fact(MasterSize.self) else {
+            throw InputError(sink.all)
+        }
         // One input at a time: making the launch layers beside the tiling
-        // saved 2 s of a 34,000 px build but took it 95 MB past its memory
-        // budget. One screen size at a time beside it saved about 1 s but
-        // peaked at 261-275 MB; streamed, 235-251 MB and no saving seen
-        // (all measured 2026-11-22; the budget is 256 MB). Inputs whose
-        // check already made everything (clauses, categories) are not read
-        // twice.
-        var components: [Component] = []
-        for (input, done) in zip(inputs, checked) {
-            if let component = input.checkMakesAll ? done : input.gather(context) { components.append(component) }
+        // took a 34,000 px build past its memory budget (bench/results.md).
+        // An input may use every core for its own work, as the tiling does.
+        let lanes = min(2, ProcessInfo.processInfo.activeProcessorCount)
+        var made: [MadeInput] = []
+        for plan in checked.plans {
+            let env = MakeEnvironment(project: project, sources: checked.sources, lanes: lanes, events: options.events)
+            do {
+                made.append(try plan.input.runMake(plan.plan, in: env))
+            } catch let diagnostic as Diagnostic {
+                sink.add(diagnostic)
+            }
         }
         try sink.throwIfErrors()
-        guard let mtime, let master = context.master, let clauses = context.clauses else { throw InputError(sink.all) }
 
         let config = project.config
-        let sources = sortedSources(project, components)
-        var payload = components.flatMap(\.payload)
+        let sources = sortedSources(project, Array(checked.sources.values))
+        var payload = made.flatMap(\.payload)
         let rendered = try TemplateSet.load("bundle").render(
-            templateContext(project, clauses: clauses, master: master, sources: sources, mtime: mtime))
+            BundleTemplateContext(project, clauses: clauses, master: master, sources: sources, sourceDate: isoDate(mtime, time: true)))
         payload += rendered.map { PayloadFile(path: $0.path, bytes: $0.data) }
-        payload.append(PayloadFile(path: "bundle.json", bytes: bundleJSON(project, components: components, sources: sources, mtime: mtime)))
+        let bundle = BundleFile(
+            mcpack: MCPackVersion.current,
+            bundle: .init(name: config.name, version: config.version.text, title: config.title, sourceDate: isoDate(mtime, time: true)),
+            components: Dictionary(made.map { ($0.component, $0.record) }, uniquingKeysWith: { first, _ in first }),
+            inputs: sources)
+        payload.append(PayloadFile(path: "bundle.json", bytes: JSON.encode(bundle)))
 
         let bag = try Bag.assemble(top: config.stem, payload: payload, info: [
             ("Bag-Software-Agent", "mcpack \(MCPackVersion.current)"),
@@ -146,10 +166,7 @@ public enum Builder {
         let output = OutputFile(final: finalURL)
         let (sha256, bytes) = try bag.write(to: output.temporary.path, format: config.format, mtime: mtime)
         try bag.check(archive: output.temporary.path)
-        if options.environment["MCPACK_TEST_STOP_BEFORE_COMMIT"] == "1" {
-            // Lets a test kill the build at its most delicate moment.
-            raise(SIGSTOP)
-        }
+        options.hooks.beforeCommit?()
 
         var outcome = BuildResult.Outcome.written
         if FileManager.default.fileExists(atPath: finalURL.path) {
@@ -173,7 +190,7 @@ public enum Builder {
             if !checksumIsCurrent { unlink(checksumURL.path) }
             try output.commit()
         }
-        if options.environment["MCPACK_TEST_STOP_BEFORE_CHECKSUM"] == "1" { raise(SIGSTOP) }
+        options.hooks.beforeChecksum?()
         if !checksumIsCurrent { try OutputFile.write(checksum, to: checksumURL) }
         return BuildResult(
             archive: display(finalURL), sha256: sha256, name: config.name, version: config.version.text,
@@ -181,16 +198,56 @@ public enum Builder {
             outcome: outcome, removedTemporaryFiles: removed)
     }
 
-    /// Checks every input without making anything; returns the input files
-    /// read, with their hashes. Problems are in the context's sink.
-    static func check(_ context: GatherContext) -> [SourceFile] {
-        sortedSources(context.project, inputs.compactMap { $0.gather(context) })
+    /// What the check pass found: the plans of the inputs that passed, the
+    /// facts every check published, and every input file with its hash.
+    struct CheckPass {
+        var plans: [CheckedInput] = []
+        var facts: [any InputFact] = []
+        var sources: [String: SourceFile] = [:]
+
+        func fact<F: InputFact>(_ type: F.Type) -> F? { facts.lazy.compactMap { $0 as? F }.first }
+    }
+
+    /// Checks every input, in the order of `Inputs.all`, without making
+    /// anything; problems go to `sink`. A large input file (the master) is
+    /// hashed on another core while the inputs after it are checked; one
+    /// that cannot be read is reported with the others, before any slow work.
+    static func check(_ project: Project, sink: DiagnosticSink) async -> CheckPass {
+        let env = CheckEnvironment(project: project, sink: sink)
+        var pass = CheckPass()
+        var large: [String] = []
+        await withTaskGroup(of: (String, SourceFile?).self) { group in
+            for input in Inputs.all {
+                let (plan, facts) = input.runCheck(project.config.inputs, facts: pass.facts, in: env)
+                pass.facts += facts
+                guard let plan else { continue }
+                pass.plans.append(plan)
+                for source in plan.plan.sources {
+                    switch source {
+                    case .read(let file):
+                        pass.sources[file.path] = file
+                    case .large(let path) where !large.contains(path):
+                        large.append(path)
+                        let url = project.url(path)
+                        group.addTask {
+                            let hashed = try? Digest.hexOfFile(url)
+                            return (path, hashed.map { SourceFile(path: path, sha256: $0.sha256, bytes: $0.bytes) })
+                        }
+                    case .large:
+                        break
+                    }
+                }
+            }
+            for await (path, file) in group {
+                if let file { pass.sources[path] = file } else { env.problem(path, "cannot read the file") }
+            }
+        }
+        return pass
     }
 
     /// bundle.toml and every input file read, in byte order of their paths.
-    static func sortedSources(_ project: Project, _ components: [Component]) -> [SourceFile] {
-        ([project.configSource] + components.flatMap(\.sources))
-            .sorted { $0.path.precedesInByteOrder($1.path) }
+    static func sortedSources(_ project: Project, _ sources: [SourceFile]) -> [SourceFile] {
+        ([project.configSource] + sources).sorted { $0.path.precedesInByteOrder($1.path) }
     }
 
     /// The archive this project's current version builds to.
@@ -241,63 +298,5 @@ public enum Builder {
     static func display(_ url: URL) -> String {
         let here = FileManager.default.currentDirectoryPath
         return url.path.hasPrefix(here + "/") ? String(url.path.dropFirst(here.count + 1)) : url.path
-    }
-
-    static func bundleJSON(_ project: Project, components: [Component], sources: [SourceFile], mtime: Int) -> Data {
-        let config = project.config
-        var records: [String: JSON] = [:]
-        for component in components { records[component.name] = component.record }
-        let json: JSON = [
-            "schema": 1,
-            "mcpack": .string(MCPackVersion.current),
-            "bundle": [
-                "name": .string(config.name),
-                "version": .string(config.version.text),
-                "title": .string(config.title),
-                "source_date": .string(isoDate(mtime, time: true)),
-            ],
-            "components": .object(records),
-            "inputs": .array(sources.map(\.json)),
-        ]
-        return JSON.encode(json)
-    }
-
-    static func templateContext(_ project: Project, clauses: ClauseFile, master: (width: Int, height: Int),
-                                sources: [SourceFile], mtime: Int) -> [String: Any] {
-        let config = project.config
-        let categories: [[String: Any]] = clauses.categories.map { category in
-            [
-                "name": category.name, "icon": category.icon,
-                "nameLiteral": swiftLiteral(category.name),
-                "filterLiteral": category.filter.map(swiftLiteral) ?? "nil",
-                "filterText": category.filter ?? "",
-            ]
-        }
-        let clauseList: [[String: Any]] = clauses.clauses.map { clause in
-            let hex = clause.colour.dropFirst()
-            return [
-                "idLiteral": swiftLiteral(clause.id),
-                "titleLiteral": swiftLiteral(clause.title),
-                "categoriesLiteral": clause.categories.map(swiftLiteral).joined(separator: ", "),
-                "colourHex": "0x" + (hex.count == 6 ? hex + "FF" : hex),
-                "translationLiteral": swiftLiteral(clause.translation),
-                "contextLiteral": swiftLiteral(clause.context),
-                "overlays": clause.overlays.enumerated().map { index, rect -> [String: Any] in
-                    ["x": rect.x, "y": rect.y, "width": rect.width, "height": rect.height,
-                     "separator": index == clause.overlays.count - 1 ? "" : ", "]
-                },
-            ]
-        }
-        return [
-            "name": config.name, "version": config.version.text, "title": config.title,
-            "extension": config.format.fileExtension,
-            "mcpackVersion": MCPackVersion.current,
-            "sourceDate": isoDate(mtime, time: true),
-            "clausesFile": config.clauses.file,
-            "masterWidth": master.width, "masterHeight": master.height,
-            "clauseCount": clauses.clauses.count, "categoryCount": clauses.categories.count,
-            "categories": categories, "clauses": clauseList,
-            "inputs": sources.map { ["path": $0.path, "sha256": $0.sha256] },
-        ]
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What `mcpack diff` needs of one version: the payload manifest, the
-/// bag-info labels and the small data files (bundle.json, clauses.json,
-/// categories.json). Tiles and images are compared by their manifest hashes,
+/// bag-info labels and the small data files (bundle.json, and those the
+/// inputs' diffs read). Tiles and images are compared by their manifest hashes,
 /// so nothing is decoded and large files are never read.
 struct BagSnapshot {
     var label: String
@@ -11,7 +11,8 @@ struct BagSnapshot {
     var info: [(String, String)] = []
     var files: [String: Data] = [:]
 
-    static let wanted: Set<String> = ["bag-info.txt", "manifest-sha256.txt", "data/bundle.json", "data/clauses.json", "data/categories.json"]
+    /// The tag files, bundle.json and the files the inputs' diffs read.
+    static let wanted = Set(["bag-info.txt", "manifest-sha256.txt", "data/bundle.json"] + Inputs.all.flatMap { $0.diffFiles })
 
     /// Reads an archive (one streaming pass, skipping what it does not need)
     /// or an unpacked bag folder.
@@ -63,10 +64,6 @@ struct BagSnapshot {
             files[relative] = data
         }
         return files
-    }
-
-    func json(_ name: String) -> Any? {
-        files[name].flatMap { try? JSONSerialization.jsonObject(with: $0) }
     }
 }
 

@@ -11,50 +11,12 @@ public struct BundleConfig: Sendable {
     public var format: ArchiveFormat
     /// The fixed time written into the archive, when bundle.toml sets one.
     public var sourceDate: Date?
-    public var document: DocumentSettings
-    public var icon: IconSettings?
-    public var launch: LaunchSettings?
-    public var categories: CategorySettings
-    public var clauses: ClauseSettings
+    /// Each input's own table, read by the input (Inputs/*/).
+    var inputs: InputSettings
     public var copies: [CopyPair]
 
     /// The archive's top folder and file stem: `<name>-<version>`.
     public var stem: String { "\(name)-\(version)" }
-}
-
-public struct DocumentSettings: Sendable, Codable, Equatable {
-    public var image: String
-    public var tileSize: Int
-    public var overlap: Int
-    public var tileFormat: String
-    public var quality: Int
-    public var layout: String
-
-    enum CodingKeys: String, CodingKey {
-        case image, overlap, quality, layout
-        case tileSize = "tile_size"
-        case tileFormat = "tile_format"
-    }
-}
-
-public struct IconSettings: Sendable, Codable, Equatable {
-    public var master: String
-    public var idioms: [String]
-    /// "#RRGGBB": flatten a master with an alpha channel onto this colour.
-    public var background: String?
-}
-
-public struct LaunchSettings: Sendable, Codable, Equatable {
-    public var background: String
-    public var text: String
-}
-
-public struct CategorySettings: Sendable, Codable, Equatable {
-    public var icons: String
-}
-
-public struct ClauseSettings: Sendable, Codable, Equatable {
-    public var file: String
 }
 
 public struct CopyPair: Sendable, Codable, Equatable {
@@ -97,8 +59,6 @@ public struct SemanticVersion: Sendable, Hashable, CustomStringConvertible, Coda
 }
 
 extension BundleConfig {
-    static let iconIdioms = ["iphone", "ipad", "ios-marketing"]
-
     /// Reads bundle.toml. Every problem goes to `sink`; returns nil if any
     /// key needed to go on is missing or wrong.
     static func read(_ source: TOMLSource, paths: ProjectPaths) -> BundleConfig? {
@@ -130,61 +90,10 @@ extension BundleConfig {
         }
         bundle?.rejectUnknownKeys(known: ["name", "version", "title", "output", "format", "source_date"])
 
-        let documentTable = root.table("document")
-        var document: DocumentSettings?
-        if let t = documentTable {
-            let image = paths.check(t, "image", kind: .file)
-            let tileSize = t.int("tile_size", in: 1...8192, required: false) ?? 254
-            let overlap = t.int("overlap", in: 0...64, required: false) ?? 1
-            let tileFormat = t.choice("tile_format", of: ["jpeg", "png", "webp"], required: false) ?? "jpeg"
-            let quality = t.int("quality", in: 1...100, required: false) ?? 85
-            let layout = t.choice("layout", of: ["dz", "iiif3"], required: false) ?? "dz"
-            if overlap * 2 >= tileSize {
-                t.error("overlap", "an overlap of \(overlap) px leaves no tile content with tile_size \(tileSize); use an overlap under half the tile size")
-            }
-            t.rejectUnknownKeys(known: ["image", "tile_size", "overlap", "tile_format", "quality", "layout"])
-            if let image {
-                document = DocumentSettings(image: image, tileSize: tileSize, overlap: overlap, tileFormat: tileFormat, quality: quality, layout: layout)
-            }
-        }
-
-        var icon: IconSettings?
-        if let t = root.table("icon", required: false) {
-            let master = paths.check(t, "master", kind: .file)
-            let idioms = t.strings("idioms", required: false) ?? ["ipad", "ios-marketing"]
-            for idiom in idioms where !iconIdioms.contains(idiom) {
-                var message = "unknown idiom \"\(idiom)\"; expected one of \(iconIdioms.joined(separator: ", "))"
-                if let near = closestMatch(to: idiom, in: iconIdioms) { message += " (did you mean \"\(near)\"?)" }
-                t.error("idioms", message)
-            }
-            let background = t.string("background", required: false)
-            if let background, background.range(of: "^#[0-9A-Fa-f]{6}$", options: .regularExpression) == nil {
-                t.error("background", "\"\(background)\" is not a colour; expected #RRGGBB, e.g. \"#FFFFFF\"")
-            }
-            t.rejectUnknownKeys(known: ["master", "idioms", "background"])
-            if let master { icon = IconSettings(master: master, idioms: idioms, background: background) }
-        }
-
-        var launch: LaunchSettings?
-        if let t = root.table("launch", required: false) {
-            let background = paths.check(t, "background", kind: .file)
-            let text = paths.check(t, "text", kind: .file)
-            t.rejectUnknownKeys(known: ["background", "text"])
-            if let background, let text { launch = LaunchSettings(background: background, text: text) }
-        }
-
-        var categories: CategorySettings?
-        if let t = root.table("categories") {
-            let icons = paths.check(t, "icons", kind: .directory)
-            t.rejectUnknownKeys(known: ["icons"])
-            if let icons { categories = CategorySettings(icons: icons) }
-        }
-
-        var clauses: ClauseSettings?
-        if let t = root.table("clauses") {
-            let file = paths.check(t, "file", kind: .file)
-            t.rejectUnknownKeys(known: ["file"])
-            if let file { clauses = ClauseSettings(file: file) }
+        var inputs = InputSettings()
+        var inputsRead = true
+        for input in Inputs.all {
+            inputsRead = input.readSettings(root, paths: paths, into: &inputs) && inputsRead
         }
 
         var copies: [CopyPair] = []
@@ -196,14 +105,14 @@ extension BundleConfig {
             if let assets, let app { copies.append(CopyPair(assets: assets, app: app)) }
         }
 
-        root.rejectUnknownKeys(known: ["bundle", "document", "icon", "launch", "categories", "clauses", "copies"])
+        root.rejectUnknownKeys(known: ["bundle"] + Inputs.all.map { $0.table } + ["copies"])
 
         guard sink.all[before...].allSatisfy({ $0.severity != .error }),
-              let name, let version, let title, let document, let categories, let clauses
+              inputsRead, let name, let version, let title
         else { return nil }
         return BundleConfig(
             name: name, version: version, title: title, output: output, format: format, sourceDate: sourceDate,
-            document: document, icon: icon, launch: launch, categories: categories, clauses: clauses, copies: copies)
+            inputs: inputs, copies: copies)
     }
 
     private static func date(_ value: TOMLValueConvertible) -> Date? {

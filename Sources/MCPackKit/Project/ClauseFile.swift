@@ -44,7 +44,7 @@ extension ClauseFile {
     /// for checking that every rectangle lies inside it. Returns what could
     /// be read even when there are errors (they are in the sink), so the
     /// category icons can still be checked against the categories.
-    static func read(_ source: TOMLSource, master: (width: Int, height: Int)?) -> ClauseFile {
+    static func read(_ source: TOMLSource, master: MasterSize?) -> ClauseFile {
         let root = source.rootReader
 
         var categories: [Category] = []
@@ -127,7 +127,7 @@ extension ClauseFile {
         return ClauseFile(categories: categories, clauses: clauses, categoriesComplete: categoriesComplete)
     }
 
-    private static func readOverlays(_ t: TableReader, master: (width: Int, height: Int)?) -> [Rect]? {
+    private static func readOverlays(_ t: TableReader, master: MasterSize?) -> [Rect]? {
         guard let value = t.table["overlays"] else {
             t.error("overlays", "missing; expected 1 to \(maxOverlays) rectangles [x, y, width, height] in master pixels")
             return nil

@@ -49,11 +49,18 @@ public enum HTMLReports {
     /// Clause text diffs highlighted; changed icons and launch previews
     /// before and after.
     public static func diff(_ report: DiffReport, old: String, new: String) throws -> Data {
-        let imagePaths = report.changes.compactMap(\.path).filter {
-            ($0.hasPrefix("data/icons/") || $0.hasPrefix("data/launch/preview/") || $0.hasPrefix("data/categories/")) && $0.hasSuffix(".png")
-        }
-        let before = try BagSnapshot.files(Set(imagePaths), of: old)
-        let after = try BagSnapshot.files(Set(imagePaths), of: new)
+        let paths = Set(report.changes.compactMap(\.path).filter(isShownPicture))
+        return try diff(report, oldFiles: BagSnapshot.files(paths, of: old), newFiles: BagSnapshot.files(paths, of: new))
+    }
+
+    /// Pictures the page shows before and after.
+    static func isShownPicture(_ path: String) -> Bool {
+        (path.hasPrefix("data/icons/") || path.hasPrefix("data/launch/preview/") || path.hasPrefix("data/categories/")) && path.hasSuffix(".png")
+    }
+
+    /// The page, with the changed pictures' bytes from each version.
+    static func diff(_ report: DiffReport, oldFiles before: [String: Data], newFiles after: [String: Data]) throws -> Data {
+        let imagePaths = report.changes.compactMap(\.path).filter(isShownPicture)
         let images: [[String: Any]] = imagePaths.map { path in
             [
                 "path": path,
@@ -63,10 +70,14 @@ public enum HTMLReports {
         }
         let clauses: [[String: Any]] = report.changes.filter { $0.component == "clauses" }.map { change in
             var html: String
-            if let detail = change.detail {
-                html = escape(detail)
-                    .replacingOccurrences(of: "[-", with: "<del>").replacingOccurrences(of: "-]", with: "</del>")
-                    .replacingOccurrences(of: "{+", with: "<ins>").replacingOccurrences(of: "+}", with: "</ins>")
+            if let words = change.words {
+                html = words.map { segment in
+                    switch segment.kind {
+                    case .kept, .elided: return escape(segment.text)
+                    case .removed: return "<del>\(escape(segment.text))</del>"
+                    case .inserted: return "<ins>\(escape(segment.text))</ins>"
+                    }
+                }.joined(separator: " ")
             } else {
                 html = [change.old.map { "<del>\(escape($0))</del>" }, change.new.map { "<ins>\(escape($0))</ins>" }]
                     .compactMap { $0 }.joined(separator: " ")

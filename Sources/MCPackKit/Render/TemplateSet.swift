@@ -43,7 +43,7 @@ struct TemplateSet {
     }
 
     /// Renders every template with one context; paths in path order.
-    func render(_ context: [String: Any]) -> [(path: String, data: Data)] {
+    func render(_ context: Any) -> [(path: String, data: Data)] {
         templates.map { ($0.path, Data($0.template.render(context).utf8)) }
     }
 }

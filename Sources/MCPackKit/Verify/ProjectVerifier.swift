@@ -4,12 +4,11 @@ import Foundation
 /// and this version's archive verified and compared with the inputs, so a
 /// stale archive is not handed over.
 public enum ProjectVerifier {
-    public static func verify(configPath: String, limits: VerifyLimits = VerifyLimits()) throws -> VerifyReport {
+    public static func verify(configPath: String, limits: VerifyLimits = VerifyLimits()) async throws -> VerifyReport {
         let started = Date()
         let sink = DiagnosticSink()
         guard let project = Project.load(configPath: configPath, sink: sink) else { throw InputError(sink.all) }
-        let context = GatherContext(project: project, sink: sink)
-        let sources = Builder.check(context)
+        let sources = Builder.sortedSources(project, Array(await Builder.check(project, sink: sink).sources.values))
         var problems = sink.all.map { diagnostic in
             Problem(diagnostic.line.map { "\(diagnostic.file):\($0)" } ?? diagnostic.file, "input",
                     (diagnostic.key.map { "\($0): " } ?? "") + diagnostic.message,
@@ -53,12 +52,8 @@ public enum ProjectVerifier {
             guard let path = entry.path, path.hasSuffix("/data/bundle.json"), path.split(separator: "/").count == 3 else { continue }
             var data = Data()
             try reader.readData { data.append(contentsOf: $0) }
-            let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-            let inputs = root?["inputs"] as? [[String: Any]] ?? []
-            return Dictionary(inputs.compactMap { input in
-                guard let path = input["path"] as? String, let sha = input["sha256"] as? String else { return nil }
-                return (path, sha)
-            }, uniquingKeysWith: { first, _ in first })
+            let inputs = try JSONDecoder().decode(BundleFile.Head.self, from: data).inputs ?? []
+            return Dictionary(inputs.map { ($0.path, $0.sha256) }, uniquingKeysWith: { first, _ in first })
         }
         return [:]
     }

@@ -136,7 +136,7 @@ import Testing
     @Test func aKilledBuildLeavesNothingAtTheFinalPath() throws {
         let project = try TestProject.make()
         defer { project.destroy() }
-        try killAtStopPoint("MCPACK_TEST_STOP_BEFORE_COMMIT", ["build"], in: project)
+        try killAtStopPoint(["before-commit"], in: project)
         let left = project.outputFiles()
         #expect(!left.contains("test-bundle-1.0.0.zip"))
         #expect(left.count == 1 && left[0].hasPrefix(".test-bundle-1.0.0.zip.partial-"), "\(left)")
@@ -156,7 +156,7 @@ import Testing
         defer { project.destroy() }
         #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
         try project.edit("assets/clauses.toml", "Also still law.", "Also still law, in part.")
-        try killAtStopPoint("MCPACK_TEST_STOP_BEFORE_CHECKSUM", ["build", "--overwrite"], in: project)
+        try killAtStopPoint(["before-checksum", "--overwrite"], in: project)
         #expect(project.outputFiles() == ["test-bundle-1.0.0.zip"], "a stale .sha256 or a temporary file was left")
         let verify = try MCPackBinary.run(["verify", "dist/test-bundle-1.0.0.zip"], in: project.root)
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
@@ -168,16 +168,13 @@ import Testing
         #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
     }
 
-    /// Runs mcpack with a test stop point set, waits for it to stop itself
-    /// there (SIGSTOP), and kills it with SIGKILL.
-    private func killAtStopPoint(_ variable: String, _ arguments: [String], in project: TestProject) throws {
+    /// Runs a build that stops itself (SIGSTOP) at one of its hooks
+    /// (Tests/BuildStop), and kills it there with SIGKILL.
+    private func killAtStopPoint(_ arguments: [String], in project: TestProject) throws {
         let process = Process()
-        process.executableURL = MCPackBinary.url
+        process.executableURL = MCPackBinary.productsDirectory.appendingPathComponent("mcpack-build-stop")
         process.arguments = arguments
         process.currentDirectoryURL = project.root
-        var environment = ProcessInfo.processInfo.environment
-        environment[variable] = "1"
-        process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -188,7 +185,7 @@ import Testing
             stopped = stat.split(separator: ")").last?.split(separator: " ").first == "T"
             if !stopped { usleep(50_000) }
         }
-        #expect(stopped, "the build never reached \(variable)")
+        #expect(stopped, "the build never reached \(arguments[0])")
         kill(pid, SIGKILL)
         process.waitUntilExit()
     }

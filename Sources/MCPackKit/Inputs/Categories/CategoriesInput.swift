@@ -5,28 +5,57 @@ import Imaging
 /// category, all PNG, square, one size, with an alpha channel. They are
 /// shipped byte for byte, so a copy in the app folder can be compared.
 enum CategoriesInput: BundleInput {
-    static let checkMakesAll = true
+    static let table = "categories"
+    static let component = "categories"
+    static let payload = ["categories/", "categories.json"]
+    static let diffFiles = ["data/categories.json"]
 
     /// Larger icons are almost surely a mistake, and a PNG that claims a
     /// huge size must not be decoded.
     static let maxSide = 2048
 
-    static func gather(_ context: GatherContext) -> Component? {
-        let folder = context.project.config.categories.icons
-        let url = context.project.url(folder)
+    struct Settings: Sendable, Equatable {
+        /// The folder holding 1.png ... N.png.
+        var icons: String
+    }
+
+    struct Plan: InputPlan {
+        var folder: String
+        var icons: [(number: Int, data: Data, source: SourceFile)]
+        var categories: [Category]
+        var size: (width: Int, height: Int)
+        var sources: [SourceRef] { icons.map { .read($0.source) } }
+    }
+
+    struct Record: Codable, Sendable, Equatable {
+        var folder: String
+        var count: Int
+        var width: Int
+        var height: Int
+    }
+
+    static func settings(_ t: TableReader, paths: ProjectPaths) -> Settings? {
+        let icons = paths.check(t, "icons", kind: .directory)
+        t.rejectUnknownKeys(known: ["icons"])
+        return icons.map(Settings.init)
+    }
+
+    static func check(_ settings: Settings, needs clauses: ClauseList?, in env: CheckEnvironment) -> Checked<Plan> {
+        let folder = settings.icons
+        let url = env.project.url(folder)
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
         } catch {
-            context.problem(folder, "cannot list the folder")
-            return nil
+            env.problem(folder, "cannot list the folder")
+            return .failed
         }
         var numbered: [Int: String] = [:]
         var ok = true
         for name in names where !name.hasPrefix(".") {
             guard name.range(of: "^[1-9][0-9]{0,2}\\.png$", options: .regularExpression) != nil, let number = Int(name.dropLast(4)) else {
                 let control = firstControlCharacter(name).map { " (its name holds a control character, \($0))" } ?? ""
-                context.problem("\(folder)/\(name)", "unexpected file\(control); category icons are named 1.png, 2.png, ... N.png")
+                env.problem("\(folder)/\(name)", "unexpected file\(control); category icons are named 1.png, 2.png, ... N.png")
                 ok = false
                 continue
             }
@@ -35,87 +64,99 @@ enum CategoriesInput: BundleInput {
         let count = numbered.keys.max() ?? 0
         let gaps = (1...max(count, 1)).filter { numbered[$0] == nil }
         if numbered.isEmpty {
-            context.problem(folder, "holds no category icons; expected 1.png ... N.png")
-            return nil
+            env.problem(folder, "holds no category icons; expected 1.png ... N.png")
+            return .failed
         }
         if !gaps.isEmpty {
-            context.problem(folder, "icons are not numbered 1...\(count) without gaps: missing \(gaps.map { "\($0).png" }.joined(separator: ", "))")
+            env.problem(folder, "icons are not numbered 1...\(count) without gaps: missing \(gaps.map { "\($0).png" }.joined(separator: ", "))")
             ok = false
         }
-        if let clauses = context.clauses {
-            let declared = Set(clauses.categories.map(\.icon))
-            for category in clauses.categories where numbered[category.icon] == nil {
-                context.problem(folder, "category \"\(category.name)\" uses icon \(category.icon), but there is no \(category.icon).png")
+        if let clauses {
+            let declared = Set(clauses.file.categories.map(\.icon))
+            for category in clauses.file.categories where numbered[category.icon] == nil {
+                env.problem(folder, "category \"\(category.name)\" uses icon \(category.icon), but there is no \(category.icon).png")
                 ok = false
             }
-            for number in numbered.keys.sorted() where clauses.categoriesComplete && !declared.contains(number) {
-                context.problem("\(folder)/\(number).png", "no [[category]] in \(context.project.config.clauses.file) uses icon \(number)")
+            for number in numbered.keys.sorted() where clauses.file.categoriesComplete && !declared.contains(number) {
+                env.problem("\(folder)/\(number).png", "no [[category]] in \(clauses.path) uses icon \(number)")
                 ok = false
             }
         }
 
-        var payload: [PayloadFile] = []
-        var sources: [SourceFile] = []
+        var icons: [(number: Int, data: Data, source: SourceFile)] = []
         var size: (Int, Int)?
         for number in numbered.keys.sorted() {
             let path = "\(folder)/\(number).png"
-            guard let (data, source) = context.read(path) else { ok = false; continue }
-            guard let side = check(data, path: path, context: context) else { ok = false; continue }
+            guard let (data, source) = env.read(path) else { ok = false; continue }
+            guard let side = check(data, path: path, env: env) else { ok = false; continue }
             if let size, size != side {
-                context.problem(path, "is \(side.0) x \(side.1) px; the other icons are \(size.0) x \(size.1) px; all category icons must be one size")
+                env.problem(path, "is \(side.0) x \(side.1) px; the other icons are \(size.0) x \(size.1) px; all category icons must be one size")
                 ok = false
             }
             size = size ?? side
-            payload.append(PayloadFile(path: "categories/\(number).png", bytes: data))
-            sources.append(source)
+            icons.append((number, data, source))
         }
-        guard ok, let clauses = context.clauses, let size else { return nil }
-        let list: [JSON] = clauses.categories.sorted { $0.icon < $1.icon }.map { category in
-            ["number": .int(category.icon), "name": .string(category.name), "filter": category.filter.map(JSON.string) ?? .null]
-        }
-        payload.append(PayloadFile(path: "categories.json", bytes: JSON.encode(JSON.array(list))))
-        return Component(
-            name: "categories",
-            payload: payload,
-            sources: sources,
-            record: ["folder": .string(folder), "count": .int(numbered.count), "width": .int(size.0), "height": .int(size.1)])
+        guard ok, let clauses, let size else { return .failed }
+        return Checked(plan: Plan(folder: folder, icons: icons, categories: clauses.file.categories, size: size))
+    }
+
+    static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
+        var payload = plan.icons.map { PayloadFile(path: "categories/\($0.number).png", bytes: $0.data) }
+        let list = plan.categories.sorted { $0.icon < $1.icon }.map { CategoryEntry(number: $0.icon, name: $0.name, filter: $0.filter) }
+        payload.append(PayloadFile(path: "categories.json", bytes: JSON.encode(list)))
+        return Made(payload: payload, record: Record(folder: plan.folder, count: plan.icons.count, width: plan.size.width, height: plan.size.height))
     }
 
     /// Decodes one icon fully; returns its size, or nil after saying why not.
-    private static func check(_ data: Data, path: String, context: GatherContext) -> (Int, Int)? {
+    private static func check(_ data: Data, path: String, env: CheckEnvironment) -> (Int, Int)? {
         if let problem = ImageFileCheck.problem(in: data) {
-            context.problem(path, problem)
+            env.problem(path, problem)
             return nil
         }
         let image: Image
         do {
             image = try Image(data: data)
         } catch {
-            context.problem(path, "not a readable image (\(error)); expected a PNG with transparency")
+            env.problem(path, "not a readable image (\(error)); expected a PNG with transparency")
             return nil
         }
         guard image.format == "png" else {
-            context.problem(path, "is \(image.format ?? "not an image") data, not PNG; save it as PNG with transparency")
+            env.problem(path, "is \(image.format ?? "not an image") data, not PNG; save it as PNG with transparency")
             return nil
         }
         guard image.width == image.height else {
-            context.problem(path, "is \(image.width) x \(image.height) px; category icons must be square")
+            env.problem(path, "is \(image.width) x \(image.height) px; category icons must be square")
             return nil
         }
         guard image.width <= maxSide else {
-            context.problem(path, "is \(image.width) x \(image.height) px; category icons must be at most \(maxSide) px")
+            env.problem(path, "is \(image.width) x \(image.height) px; category icons must be at most \(maxSide) px")
             return nil
         }
         guard image.hasAlpha else {
-            context.problem(path, "has no alpha channel; category icons need a transparent background")
+            env.problem(path, "has no alpha channel; category icons need a transparent background")
             return nil
         }
         do {
             try image.decodeAll()
         } catch {
-            context.problem(path, "damaged PNG: \(error)")
+            env.problem(path, "damaged PNG: \(error)")
             return nil
         }
         return (image.width, image.height)
+    }
+}
+
+/// One entry of data/categories.json, the menu in icon order.
+struct CategoryEntry: Codable, Equatable {
+    var number: Int
+    var name: String
+    var filter: String?
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(number, forKey: .number)
+        try container.encode(name, forKey: .name)
+        // Written as null, not left out: the app's decoder expects the key.
+        try container.encode(filter, forKey: .filter)
     }
 }

@@ -4,70 +4,119 @@ import Foundation
 /// each rectangle in master pixels and as fractions of the master size, in
 /// the order of the file.
 enum ClausesInput: BundleInput {
-    static let checkMakesAll = true
+    static let table = "clauses"
+    static let component = "clauses"
+    static let payload = ["clauses.json"]
+    static let diffFiles = ["data/clauses.json"]
 
-    static func gather(_ context: GatherContext) -> Component? {
-        let path = context.project.config.clauses.file
-        let errorsBefore = context.sink.errorCount
-        guard let source = TOMLSource.load(context.project.url(path), displayPath: context.project.display(path), sink: context.sink)
-        else { return nil }
+    struct Settings: Sendable, Equatable {
+        var file: String
+    }
+
+    struct Plan: InputPlan {
+        var file: ClauseFile
+        var master: MasterSize
+        var source: SourceFile
+        var sources: [SourceRef] { [.read(source)] }
+    }
+
+    struct Record: Codable, Sendable, Equatable {
+        var file: String
+        var sha256: String
+        var clauses: Int
+        var categories: Int
+    }
+
+    static func settings(_ t: TableReader, paths: ProjectPaths) -> Settings? {
+        let file = paths.check(t, "file", kind: .file)
+        t.rejectUnknownKeys(known: ["file"])
+        return file.map(Settings.init)
+    }
+
+    static func check(_ settings: Settings, needs master: MasterSize?, in env: CheckEnvironment) -> Checked<Plan> {
+        let path = settings.file
+        let errorsBefore = env.sink.errorCount
+        guard let source = TOMLSource.load(env.project.url(path), displayPath: env.project.display(path), sink: env.sink)
+        else { return .failed }
         if source.root.isEmpty {
             // One clear message, not "missing" twice and every icon unused.
-            context.problem(path, "holds no [[category]] or [[clause]] tables (it is empty or only comments); declare the menu's categories and at least one clause")
-            return nil
+            env.problem(path, "holds no [[category]] or [[clause]] tables (it is empty or only comments); declare the menu's categories and at least one clause")
+            return .failed
         }
-        let file = ClauseFile.read(source, master: context.master)
-        context.clauses = file
-        guard context.sink.errorCount == errorsBefore, let master = context.master else { return nil }
+        let file = ClauseFile.read(source, master: master)
+        let facts: [any InputFact] = [ClauseList(file: file, path: path)]
+        guard env.sink.errorCount == errorsBefore, let master else { return Checked(plan: nil, facts: facts) }
         if file.clauses.isEmpty {
-            context.problem(path, "has no [[clause]] tables; a bundle needs at least one clause")
-            return nil
+            env.problem(path, "has no [[clause]] tables; a bundle needs at least one clause")
+            return Checked(plan: nil, facts: facts)
         }
-        let json = clausesJSON(file, master: master)
-        return Component(
-            name: "clauses",
-            payload: [PayloadFile(path: "clauses.json", bytes: JSON.encode(json))],
-            sources: [SourceFile(path: path, sha256: source.sha256, bytes: source.byteCount)],
-            record: [
-                "file": .string(path),
-                "sha256": .string(source.sha256),
-                "clauses": .int(file.clauses.count),
-                "categories": .int(file.categories.count),
-            ])
+        let plan = Plan(file: file, master: master, source: SourceFile(path: path, sha256: source.sha256, bytes: source.byteCount))
+        return Checked(plan: plan, facts: facts)
     }
 
-    static func clausesJSON(_ file: ClauseFile, master: (width: Int, height: Int)) -> JSON {
-        func fraction(_ value: Int, _ of: Int) -> JSON {
+    static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
+        let document = ClausesDocument(plan.file, master: plan.master)
+        return Made(
+            payload: [PayloadFile(path: "clauses.json", bytes: JSON.encode(document))],
+            record: Record(file: plan.source.path, sha256: plan.source.sha256,
+                           clauses: plan.file.clauses.count, categories: plan.file.categories.count))
+    }
+}
+
+/// data/clauses.json: what the app reads to draw the overlays and fill the
+/// detail panel.
+struct ClausesDocument: Codable, Equatable {
+    struct Entry: Codable, Equatable {
+        var id: String
+        var title: String
+        var categories: [String]
+        var colour: String
+        var translation: String
+        var context: String
+        var overlays: [Overlay]
+    }
+
+    struct Overlay: Codable, Equatable {
+        /// x, y, width, height in master pixels.
+        var pixels: [Int]
+        /// The same as fractions of the master's width and height.
+        var fraction: [Double]
+    }
+
+    struct CategoryEntry: Codable, Equatable {
+        var name: String
+        var icon: Int
+        var filter: String?
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(icon, forKey: .icon)
+            // Written as null, not left out: the app's decoder expects the key.
+            try container.encode(filter, forKey: .filter)
+        }
+    }
+
+    var master: MasterSize
+    var categories: [CategoryEntry]
+    var clauses: [Entry]
+
+    init(_ file: ClauseFile, master: MasterSize) {
+        func fraction(_ value: Int, _ of: Int) -> Double {
             // Six decimals: finer than a pixel of a 100,000 px master, and
             // the same text on every machine.
-            .double((Double(value) / Double(of) * 1_000_000).rounded() / 1_000_000)
+            (Double(value) / Double(of) * 1_000_000).rounded() / 1_000_000
         }
-        let categories: [JSON] = file.categories.map(categoryJSON)
-        let clauses: [JSON] = file.clauses.map { clause in
-            [
-                "id": .string(clause.id),
-                "title": .string(clause.title),
-                "categories": .array(clause.categories.map(JSON.string)),
-                "colour": .string(clause.colour),
-                "translation": .string(clause.translation),
-                "context": .string(clause.context),
-                "overlays": .array(clause.overlays.map { r in
-                    [
-                        "pixels": [.int(r.x), .int(r.y), .int(r.width), .int(r.height)],
-                        "fraction": [fraction(r.x, master.width), fraction(r.y, master.height),
-                                     fraction(r.width, master.width), fraction(r.height, master.height)],
-                    ]
-                }),
-            ]
+        self.master = master
+        categories = file.categories.map { CategoryEntry(name: $0.name, icon: $0.icon, filter: $0.filter) }
+        clauses = file.clauses.map { clause in
+            Entry(id: clause.id, title: clause.title, categories: clause.categories, colour: clause.colour,
+                  translation: clause.translation, context: clause.context,
+                  overlays: clause.overlays.map { r in
+                      Overlay(pixels: [r.x, r.y, r.width, r.height],
+                              fraction: [fraction(r.x, master.width), fraction(r.y, master.height),
+                                         fraction(r.width, master.width), fraction(r.height, master.height)])
+                  })
         }
-        return [
-            "master": ["width": .int(master.width), "height": .int(master.height)],
-            "categories": .array(categories),
-            "clauses": .array(clauses),
-        ]
-    }
-
-    static func categoryJSON(_ category: Category) -> JSON {
-        ["name": .string(category.name), "icon": .int(category.icon), "filter": category.filter.map(JSON.string) ?? .null]
     }
 }

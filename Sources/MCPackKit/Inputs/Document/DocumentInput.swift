@@ -4,89 +4,125 @@ import Imaging
 /// The master scan becomes a tile pyramid in data/document/: Deep Zoom
 /// (`<name>.dzi`, `<name>_files/<level>/<col>_<row>.<ext>`) or IIIF 3
 /// (`<name>/info.json` and static tiles). Its size also bounds the clause
-/// overlays. Tiles come from the tile cache when the master and settings
+/// overlays. Tiles come from the work cache when the master and settings
 /// are unchanged.
 enum DocumentInput: BundleInput {
+    static let table = "document"
+    static let component = "document"
+    static let payload = ["document/"]
     static let formats = ["tiff", "png", "jpeg"]
 
-    static func startAhead(_ context: GatherContext) {
-        context.hashAhead(context.project.config.document.image)
+    struct Settings: Sendable, Equatable {
+        var image: String
+        var tileSize: Int
+        var overlap: Int
+        var tileFormat: String
+        var quality: Int
+        var layout: String
     }
 
-    static func gather(_ context: GatherContext) -> Component? {
-        let settings = context.project.config.document
-        let url = context.project.url(settings.image)
+    struct Plan: InputPlan {
+        var settings: Settings
+        var format: String
+        var size: MasterSize
+        var sources: [SourceRef] { [.large(path: settings.image)] }
+    }
+
+    struct Record: Codable, Sendable, Equatable {
+        struct PyramidSettings: Codable, Sendable, Equatable {
+            var tileSize: Int
+            var overlap: Int
+            var tileFormat: String
+            var quality: Int
+            var layout: String
+
+            enum CodingKeys: String, CodingKey {
+                case tileSize = "tile_size", overlap, tileFormat = "tile_format", quality, layout
+            }
+        }
+
+        var image: String
+        var sha256: String
+        var format: String
+        var width: Int
+        var height: Int
+        /// The pyramid's name: its .dzi or IIIF folder under data/document/.
+        var name: String
+        var levels: Int
+        var tiles: Int
+        var settings: PyramidSettings
+    }
+
+    static func settings(_ t: TableReader, paths: ProjectPaths) -> Settings? {
+        let image = paths.check(t, "image", kind: .file)
+        let tileSize = t.int("tile_size", in: 1...8192, required: false) ?? 254
+        let overlap = t.int("overlap", in: 0...64, required: false) ?? 1
+        let tileFormat = t.choice("tile_format", of: ["jpeg", "png", "webp"], required: false) ?? "jpeg"
+        let quality = t.int("quality", in: 1...100, required: false) ?? 85
+        let layout = t.choice("layout", of: ["dz", "iiif3"], required: false) ?? "dz"
+        if overlap * 2 >= tileSize {
+            t.error("overlap", "an overlap of \(overlap) px leaves no tile content with tile_size \(tileSize); use an overlap under half the tile size")
+        }
+        t.rejectUnknownKeys(known: ["image", "tile_size", "overlap", "tile_format", "quality", "layout"])
+        guard let image else { return nil }
+        return Settings(image: image, tileSize: tileSize, overlap: overlap, tileFormat: tileFormat, quality: quality, layout: layout)
+    }
+
+    static func check(_ settings: Settings, needs: NoNeeds?, in env: CheckEnvironment) -> Checked<Plan> {
+        let url = env.project.url(settings.image)
         // libvips reads only the header here, so a PNG cut short would
         // otherwise pass every check and fail part-way through tiling.
         if let problem = ImageFileCheck.problem(atPath: url.path) {
-            context.problem(settings.image, problem)
-            return nil
+            env.problem(settings.image, problem)
+            return .failed
         }
         let image: Image
         do {
             image = try Image(contentsOf: url.path, sequential: true)
         } catch {
-            context.problem(settings.image, "not an image mcpack can read (\(error)); the master must be TIFF, PNG or JPEG")
-            return nil
+            env.problem(settings.image, "not an image mcpack can read (\(error)); the master must be TIFF, PNG or JPEG")
+            return .failed
         }
         guard let format = image.format, formats.contains(format) else {
-            context.problem(settings.image, "is \(image.format ?? "an unknown format"); the master must be TIFF, PNG or JPEG")
-            return nil
+            env.problem(settings.image, "is \(image.format ?? "an unknown format"); the master must be TIFF, PNG or JPEG")
+            return .failed
         }
-        context.master = (image.width, image.height)
-        // A build started hashing the master ahead; its check pass collects
-        // it after the other inputs are checked, and the make pass uses it.
-        if !context.making && context.deferHash(settings.image) { return Component(name: "document") }
-        guard let source = context.hash(settings.image) else { return nil }
-        let sha = source.sha256
-        guard context.making else { return Component(name: "document", sources: [source]) }
+        let size = MasterSize(width: image.width, height: image.height)
+        return Checked(plan: Plan(settings: settings, format: format, size: size), facts: [size])
+    }
 
+    static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
+        let settings = plan.settings
+        let source = env.source(settings.image)
         let name = pyramidName(settings.image)
         let pyramid = PyramidSettings(
             tileSize: settings.tileSize, overlap: settings.overlap, format: settings.tileFormat,
             quality: settings.quality, layout: settings.layout == "iiif3" ? .iiif3 : .deepZoom)
-        let geometry = DeepZoomGeometry(width: image.width, height: image.height, tileSize: settings.tileSize, overlap: settings.overlap)
-        let cache = WorkCache(project: context.project, kind: "tiles")
-        let key = WorkCache.key([sha, name, "\(pyramid.tileSize)", "\(pyramid.overlap)", pyramid.format,
+        let geometry = DeepZoomGeometry(width: plan.size.width, height: plan.size.height, tileSize: settings.tileSize, overlap: settings.overlap)
+        let key = WorkCache.key([source.sha256, name, "\(pyramid.tileSize)", "\(pyramid.overlap)", pyramid.format,
                                  "\(pyramid.quality)", pyramid.layout.rawValue])
         let entry: WorkCache.Entry
         do {
             let started = Date()
             let total = geometry.totalTiles
             // libvips stamps vips-properties.xml with the date of tiling: it must not ship.
-            entry = try cache.entry(key, damage: { context.report(.note($0)) },
-                                    leaveOut: { $0.hasSuffix("vips-properties.xml") }) { folder in
-                try TilePyramid.write(master: url.path, to: folder, name: name, settings: pyramid) { percent, eta in
-                    context.report(.tiling(percent: percent, secondsLeft: eta, tiles: total,
-                                           elapsed: Date().timeIntervalSince(started)))
+            entry = try env.cache("tiles").entry(key, damage: { env.report(.note($0)) },
+                                                 leaveOut: { $0.hasSuffix("vips-properties.xml") }) { folder in
+                try TilePyramid.write(master: env.project.url(settings.image).path, to: folder, name: name, settings: pyramid) { percent, eta in
+                    env.report(.tiling(percent: percent, secondsLeft: eta, tiles: total, elapsed: Date().timeIntervalSince(started)))
                 }
             }
         } catch {
-            context.problem(settings.image, "cannot make the tile pyramid: \(error)")
-            return nil
+            throw env.failure(settings.image, "cannot make the tile pyramid: \(error)")
         }
-        let payload = entry.payload(under: "document/")
         let tiles = entry.files.count { !$0.path.hasSuffix(".dzi") && !$0.path.hasSuffix("info.json") }
-        return Component(
-            name: "document",
-            payload: payload,
-            sources: [source],
-            record: [
-                "image": .string(settings.image),
-                "sha256": .string(sha),
-                "format": .string(format),
-                "width": .int(image.width),
-                "height": .int(image.height),
-                "name": .string(name),
-                "levels": .int(geometry.maxLevel + 1),
-                "tiles": .int(tiles),
-                "settings": [
-                    "tile_size": .int(settings.tileSize), "overlap": .int(settings.overlap),
-                    "tile_format": .string(settings.tileFormat), "quality": .int(settings.quality),
-                    "layout": .string(settings.layout),
-                ],
-            ],
-            cached: entry.reused)
+        let record = Record(
+            image: settings.image, sha256: source.sha256, format: plan.format,
+            width: plan.size.width, height: plan.size.height, name: name,
+            levels: geometry.maxLevel + 1, tiles: tiles,
+            settings: .init(tileSize: settings.tileSize, overlap: settings.overlap, tileFormat: settings.tileFormat,
+                            quality: settings.quality, layout: settings.layout))
+        return Made(payload: entry.payload(under: "document/"), record: record, cached: entry.reused)
     }
 
     /// The pyramid's name: the master's file name without its extension,

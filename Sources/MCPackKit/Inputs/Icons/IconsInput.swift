@@ -5,63 +5,122 @@ import Imaging
 /// with lanczos3, as data/icons/AppIcon.appiconset with a Contents.json
 /// Xcode reads.
 enum IconsInput: BundleInput {
+    static let table = "icon"
+    static let required = false
+    static let component = "icons"
+    static let payload = ["icons/"]
     static let masterSide = 1024
+    static let idioms = ["iphone", "ipad", "ios-marketing"]
 
-    static func gather(_ context: GatherContext) -> Component? {
-        guard let settings = context.project.config.icon else { return nil }
-        guard let (data, source) = context.read(settings.master) else { return nil }
+    struct Settings: Sendable, Equatable {
+        var master: String
+        var idioms: [String]
+        /// `#RRGGBB` to flatten a master with alpha onto.
+        var background: String?
+    }
+
+    struct Plan: InputPlan {
+        var settings: Settings
+        /// The master, flattened when it had alpha and a background was set.
+        var image: Image
+        var source: SourceFile
+        var sources: [SourceRef] { [.read(source)] }
+    }
+
+    struct Record: Codable, Sendable, Equatable {
+        struct Icon: Codable, Sendable, Equatable {
+            var idiom: String
+            var file: String
+            var pixels: Int
+        }
+
+        var master: String
+        var sha256: String
+        var idioms: [String]
+        var flattenedOnto: String?
+        var icons: [Icon]
+
+        enum CodingKeys: String, CodingKey { case master, sha256, idioms, flattenedOnto = "flattened_onto", icons }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(master, forKey: .master)
+            try container.encode(sha256, forKey: .sha256)
+            try container.encode(idioms, forKey: .idioms)
+            // null, not left out: a reader sees that no flattening was done.
+            try container.encode(flattenedOnto, forKey: .flattenedOnto)
+            try container.encode(icons, forKey: .icons)
+        }
+    }
+
+    static func settings(_ t: TableReader, paths: ProjectPaths) -> Settings? {
+        let master = paths.check(t, "master", kind: .file)
+        let idioms = t.strings("idioms", required: false) ?? ["ipad", "ios-marketing"]
+        for idiom in idioms where !Self.idioms.contains(idiom) {
+            var message = "unknown idiom \"\(idiom)\"; expected one of \(Self.idioms.joined(separator: ", "))"
+            if let near = closestMatch(to: idiom, in: Self.idioms) { message += " (did you mean \"\(near)\"?)" }
+            t.error("idioms", message)
+        }
+        let background = t.string("background", required: false)
+        if let background, background.range(of: "^#[0-9A-Fa-f]{6}$", options: .regularExpression) == nil {
+            t.error("background", "\"\(background)\" is not a colour; expected #RRGGBB, e.g. \"#FFFFFF\"")
+        }
+        t.rejectUnknownKeys(known: ["master", "idioms", "background"])
+        return master.map { Settings(master: $0, idioms: idioms, background: background) }
+    }
+
+    static func check(_ settings: Settings, needs: NoNeeds?, in env: CheckEnvironment) -> Checked<Plan> {
+        guard let (data, source) = env.read(settings.master) else { return .failed }
         if let problem = ImageFileCheck.problem(in: data) {
-            context.problem(settings.master, problem)
-            return nil
+            env.problem(settings.master, problem)
+            return .failed
         }
         var image: Image
         do {
             image = try Image(data: data)
         } catch {
-            context.problem(settings.master, "not a readable image (\(error)); the icon master must be a 1024 x 1024 PNG")
-            return nil
+            env.problem(settings.master, "not a readable image (\(error)); the icon master must be a 1024 x 1024 PNG")
+            return .failed
         }
         guard image.format == "png" else {
-            context.problem(settings.master, "is \(image.format ?? "not an image") data, not PNG; the icon master must be a 1024 x 1024 PNG")
-            return nil
+            env.problem(settings.master, "is \(image.format ?? "not an image") data, not PNG; the icon master must be a 1024 x 1024 PNG")
+            return .failed
         }
         guard image.width == image.height else {
-            context.problem(settings.master, "is \(image.width) x \(image.height) px, not square; the icon master must be 1024 x 1024 (icons are never stretched)")
-            return nil
+            env.problem(settings.master, "is \(image.width) x \(image.height) px, not square; the icon master must be 1024 x 1024 (icons are never stretched)")
+            return .failed
         }
         guard image.width == masterSide else {
-            context.problem(settings.master, "is \(image.width) x \(image.height) px; the icon master must be exactly 1024 x 1024")
-            return nil
+            env.problem(settings.master, "is \(image.width) x \(image.height) px; the icon master must be exactly 1024 x 1024")
+            return .failed
         }
         if image.hasAlpha {
             guard let background = settings.background else {
-                context.problem(settings.master, "has an alpha channel; the App Store rejects an icon with transparency (ITMS-90717). Remove it, or set [icon] background = \"#RRGGBB\" in \(context.project.configDisplayPath) to flatten it onto that colour")
-                return nil
+                env.problem(settings.master, "has an alpha channel; the App Store rejects an icon with transparency (ITMS-90717). Remove it, or set [icon] background = \"#RRGGBB\" in \(env.project.configDisplayPath) to flatten it onto that colour")
+                return .failed
             }
             let (r, g, b) = rgb(background)
             guard let flat = try? image.flattened(red: r, green: g, blue: b) else {
-                context.problem(settings.master, "cannot flatten onto \(background)")
-                return nil
+                env.problem(settings.master, "cannot flatten onto \(background)")
+                return .failed
             }
             image = flat
         }
-        guard context.making else { return Component(name: "icons", sources: [source]) }
+        return Checked(plan: Plan(settings: settings, image: image, source: source))
+    }
 
+    static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
+        let settings = plan.settings
         let slots = IconSlot.slots(for: settings.idioms)
-        let contents: JSON = [
-            "images": .array(slots.map { slot in
-                ["filename": .string(slot.filename), "idiom": .string(slot.idiom),
-                 "scale": .string("\(slot.scale)x"), "size": .string("\(slot.points)x\(slot.points)")]
-            }),
-            "info": ["author": "mcpack", "version": 1],
-        ]
-        let key = WorkCache.key([source.sha256, settings.idioms.joined(separator: ","), settings.background ?? "-"])
+        let contents = AssetCatalogContents(
+            images: slots.map { AssetCatalogContents.Image(filename: $0.filename, idiom: $0.idiom, scale: "\($0.scale)x", size: "\($0.points)x\($0.points)") })
+        let key = WorkCache.key([plan.source.sha256, settings.idioms.joined(separator: ","), settings.background ?? "-"])
         let entry: WorkCache.Entry
         do {
-            entry = try WorkCache(project: context.project, kind: "icons").entry(key, damage: { context.report(.note($0)) }) { folder in
+            entry = try env.cache("icons").entry(key, damage: { env.report(.note($0)) }) { folder in
                 let set = folder.appendingPathComponent("AppIcon.appiconset")
                 try FileManager.default.createDirectory(at: set, withIntermediateDirectories: true)
-                let srgb = try image.srgb()
+                let srgb = try plan.image.srgb()
                 var written = Set<String>()
                 for slot in slots where written.insert(slot.filename).inserted {
                     let sized = slot.pixels == masterSide ? srgb : try srgb.resized(width: slot.pixels, height: slot.pixels)
@@ -70,21 +129,12 @@ enum IconsInput: BundleInput {
                 try JSON.encode(contents).write(to: set.appendingPathComponent("Contents.json"))
             }
         } catch {
-            context.problem(settings.master, "cannot make the icon sizes: \(error)")
-            return nil
+            throw env.failure(settings.master, "cannot make the icon sizes: \(error)")
         }
-        let payload = entry.payload(under: "icons/")
-        return Component(
-            name: "icons",
-            payload: payload,
-            sources: [source],
-            record: [
-                "master": .string(settings.master),
-                "sha256": .string(source.sha256),
-                "idioms": .array(settings.idioms.map(JSON.string)),
-                "flattened_onto": settings.background.map(JSON.string) ?? .null,
-                "icons": .array(slots.map { ["idiom": .string($0.idiom), "file": .string($0.filename), "pixels": .int($0.pixels)] }),
-            ])
+        let record = Record(
+            master: settings.master, sha256: plan.source.sha256, idioms: settings.idioms, flattenedOnto: settings.background,
+            icons: slots.map { Record.Icon(idiom: $0.idiom, file: $0.filename, pixels: $0.pixels) })
+        return Made(payload: entry.payload(under: "icons/"), record: record, cached: entry.reused)
     }
 
     static func rgb(_ hex: String) -> (Double, Double, Double) {

@@ -8,6 +8,59 @@ import Imaging
 /// both in Launch.xcassets, a LaunchScreen.storyboard from Templates/launch,
 /// and a composited preview per screen so a person can see the result.
 enum LaunchInput: BundleInput {
+    static let table = "launch"
+    static let required = false
+    static let component = "launch"
+    static let payload = ["launch/"]
+
+    struct Settings: Sendable, Equatable {
+        var background: String
+        /// The text layer at @3x.
+        var text: String
+    }
+
+    struct Layer: Sendable {
+        var image: Image
+        var source: SourceFile
+    }
+
+    struct Plan: InputPlan {
+        var background: Layer
+        var text: Layer
+        var sources: [SourceRef] { [.read(background.source), .read(text.source)] }
+
+        /// The text layer's size at a scale: the file given is the @3x.
+        func textSize(_ scale: Int) -> (width: Int, height: Int) {
+            (max(1, (text.image.width * scale + 1) / 3), max(1, (text.image.height * scale + 1) / 3))
+        }
+    }
+
+    struct Record: Codable, Sendable, Equatable {
+        var background: String
+        var backgroundSHA256: String
+        var text: String
+        var textSHA256: String
+        /// The text layer's size in points, as the storyboard places it.
+        var textPoints: [Int]
+        var screens: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case background, backgroundSHA256 = "background_sha256", text, textSHA256 = "text_sha256"
+            case textPoints = "text_points", screens
+        }
+    }
+
+    /// The values LaunchScreen.storyboard.mustache places.
+    struct StoryboardContext {
+        var title: String
+        var textWidth: Int
+        var textHeight: Int
+        var textX: Int
+        var textY: Int
+        var backgroundWidth: Int
+        var backgroundHeight: Int
+    }
+
     /// iPad screens in pixels, portrait, with their scale.
     static let screens: [(width: Int, height: Int, scale: Int)] = [
         (768, 1024, 1), (1536, 2048, 2), (1620, 2160, 2), (1640, 2360, 2),
@@ -19,60 +72,64 @@ enum LaunchInput: BundleInput {
         screens + screens.map { ($0.height, $0.width, $0.scale) }
     }
 
-    static func gather(_ context: GatherContext) -> Component? {
-        guard let settings = context.project.config.launch else { return nil }
-        let background = layer(settings.background, context: context, needsAlpha: false)
-        let text = layer(settings.text, context: context, needsAlpha: true)
+    static func settings(_ t: TableReader, paths: ProjectPaths) -> Settings? {
+        let background = paths.check(t, "background", kind: .file)
+        let text = paths.check(t, "text", kind: .file)
+        t.rejectUnknownKeys(known: ["background", "text"])
         guard let background, let text else { return nil }
-        let sources = [background.source, text.source]
-        guard context.making else { return Component(name: "launch", sources: sources) }
-
-        let textSize = { (scale: Int) in
-            (max(1, (text.image.width * scale + 1) / 3), max(1, (text.image.height * scale + 1) / 3))
-        }
-        let key = WorkCache.key([background.source.sha256, text.source.sha256, "launch-1"])
-        let entry: WorkCache.Entry
-        do {
-            entry = try WorkCache(project: context.project, kind: "launch").entry(key, damage: { context.report(.note($0)) }) { folder in
-                try make(in: folder, background: background.image, text: text.image, textSize: textSize)
-            }
-        } catch {
-            context.problem(settings.background, "cannot make the launch layers: \(error)")
-            return nil
-        }
-        var payload = entry.payload(under: "launch/")
-        do {
-            let (width, height) = textSize(1)
-            let storyboard = try TemplateSet.load("launch").render([
-                "title": context.project.config.title,
-                "textWidth": width, "textHeight": height,
-                "textX": (1024 - width) / 2, "textY": (1366 - height) / 2,
-                "backgroundWidth": background.image.width, "backgroundHeight": background.image.height,
-            ])
-            payload += storyboard.map { PayloadFile(path: "launch/\($0.path)", bytes: $0.data) }
-        } catch {
-            context.problem(settings.background, "cannot render the launch storyboard: \(error)")
-            return nil
-        }
-        return Component(
-            name: "launch",
-            payload: payload,
-            sources: sources,
-            record: [
-                "background": .string(settings.background),
-                "background_sha256": .string(background.source.sha256),
-                "text": .string(settings.text),
-                "text_sha256": .string(text.source.sha256),
-                "text_points": [.int(textSize(1).0), .int(textSize(1).1)],
-                "screens": .array(allScreens.map { .string("\($0.width)x\($0.height)") }),
-            ],
-            cached: entry.reused)
+        return Settings(background: background, text: text)
     }
 
-    private static func layer(_ path: String, context: GatherContext, needsAlpha: Bool) -> (image: Image, source: SourceFile)? {
-        guard let (data, source) = context.read(path) else { return nil }
+    static func check(_ settings: Settings, needs: NoNeeds?, in env: CheckEnvironment) -> Checked<Plan> {
+        let background = layer(settings.background, env: env, needsAlpha: false)
+        let text = layer(settings.text, env: env, needsAlpha: true)
+        guard let background, let text else { return .failed }
+        return Checked(plan: Plan(background: background, text: text))
+    }
+
+    static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
+        let background = plan.background
+        let key = WorkCache.key([background.source.sha256, plan.text.source.sha256, "launch-1"])
+        let entry: WorkCache.Entry
+        do {
+            entry = try env.cache("launch").entry(key, damage: { env.report(.note($0)) }) { folder in
+                try make(in: folder, background: background.image, text: plan.text.image, textSize: plan.textSize, lanes: env.lanes)
+            }
+        } catch {
+            throw env.failure(background.source.path, "cannot make the launch layers: \(error)")
+        }
+        var payload = entry.payload(under: "launch/")
+        let points = plan.textSize(1)
+        do {
+            let storyboard = try TemplateSet.load("launch").render(StoryboardContext(
+                title: env.project.config.title,
+                textWidth: points.width, textHeight: points.height,
+                textX: (1024 - points.width) / 2, textY: (1366 - points.height) / 2,
+                backgroundWidth: background.image.width, backgroundHeight: background.image.height))
+            payload += storyboard.map { PayloadFile(path: "launch/\($0.path)", bytes: $0.data) }
+        } catch {
+            throw env.failure(background.source.path, "cannot render the launch storyboard: \(error)")
+        }
+        let record = Record(
+            background: background.source.path, backgroundSHA256: background.source.sha256,
+            text: plan.text.source.path, textSHA256: plan.text.source.sha256,
+            textPoints: [points.width, points.height],
+            screens: allScreens.map { "\($0.width)x\($0.height)" })
+        return Made(payload: payload, record: record, cached: entry.reused)
+    }
+
+    /// The layer files, by path.
+    static func diff(_ old: DiffSide<Record>, _ new: DiffSide<Record>, _ delta: ManifestDelta) -> [Change] {
+        delta.fileChanges(component: component, where: owns)
+    }
+
+    /// The storyboard and asset catalogs are checked by Xcode, not here.
+    static func verify(_ record: Record?, in bag: BagView) -> [Problem] { [] }
+
+    private static func layer(_ path: String, env: CheckEnvironment, needsAlpha: Bool) -> Layer? {
+        guard let (data, source) = env.read(path) else { return nil }
         if let problem = ImageFileCheck.problem(in: data) {
-            context.problem(path, problem)
+            env.problem(path, problem)
             return nil
         }
         let image: Image
@@ -80,21 +137,21 @@ enum LaunchInput: BundleInput {
             image = try Image(data: data)
             try image.decodeAll()
         } catch {
-            context.problem(path, "not a readable image (\(error)); launch layers are PNG or JPEG")
+            env.problem(path, "not a readable image (\(error)); launch layers are PNG or JPEG")
             return nil
         }
         if needsAlpha && !image.hasAlpha {
-            context.problem(path, "has no alpha channel; the text layer is drawn over the background and needs a transparent background")
+            env.problem(path, "has no alpha channel; the text layer is drawn over the background and needs a transparent background")
             return nil
         }
         if needsAlpha && image.format != "png" {
-            context.problem(path, "is \(image.format ?? "unknown") data; the text layer must be a PNG with transparency")
+            env.problem(path, "is \(image.format ?? "unknown") data; the text layer must be a PNG with transparency")
             return nil
         }
-        return (image, source)
+        return Layer(image: image, source: source)
     }
 
-    private static func make(in folder: URL, background: Image, text: Image, textSize: (Int) -> (Int, Int)) throws {
+    private static func make(in folder: URL, background: Image, text: Image, textSize: (Int) -> (width: Int, height: Int), lanes: Int) throws {
         let catalog = folder.appendingPathComponent("Launch.xcassets")
         let textSet = catalog.appendingPathComponent("LaunchText.imageset")
         let backgroundSet = catalog.appendingPathComponent("LaunchBackground.imageset")
@@ -110,33 +167,26 @@ enum LaunchInput: BundleInput {
             scaledText[scale] = sized
             try sized.pngData().write(to: textSet.appendingPathComponent(scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png"))
         }
-        try JSON.encode(JSON.object([
-            "images": .array((1...3).map { scale in
-                ["filename": .string(scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png"), "idiom": "universal", "scale": .string("\(scale)x")]
-            }),
-            "info": ["author": "mcpack", "version": 1],
-        ])).write(to: textSet.appendingPathComponent("Contents.json"))
+        try JSON.encode(AssetCatalogContents(images: (1...3).map { scale in
+            AssetCatalogContents.Image(filename: scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png", idiom: "universal", scale: "\(scale)x")
+        })).write(to: textSet.appendingPathComponent("Contents.json"))
         try srgbBackground.pngData().write(to: backgroundSet.appendingPathComponent("LaunchBackground.png"))
-        try JSON.encode(JSON.object([
-            "images": [["filename": "LaunchBackground.png", "idiom": "universal"]],
-            "info": ["author": "mcpack", "version": 1],
-        ])).write(to: backgroundSet.appendingPathComponent("Contents.json"))
+        try JSON.encode(AssetCatalogContents(images: [AssetCatalogContents.Image(filename: "LaunchBackground.png", idiom: "universal")]))
+            .write(to: backgroundSet.appendingPathComponent("Contents.json"))
 
-        // Two screen sizes at a time: each PNG's deflate runs on one core,
-        // and the tiling is done by now, so a second core is free; more at
-        // once would cost some 25 MB each of the memory budget. A square
-        // background (the usual kind, as it must fill both orientations)
-        // covers a screen and its rotation at one scale, so it is resized
-        // once, to the longer side, and both are centre crops of that: the
-        // same pixels as resizing for each screen alone, with 7 resizes, not
-        // 14 (2026-11-22: a rebuild making only the launch layers took
-        // 3.4-4.1 s of CPU, not 4.8-5.8 s, and peaked 25 MB lower). The
-        // resized image is computed once into memory for both crops, their
-        // PNGs and their previews; the background is opaque, so flattening
-        // only drops the alpha band.
+        // `lanes` screen sizes at a time (the builder gives the second core
+        // once the tiling is done): each PNG's deflate runs on one core, and
+        // more at once would cost some 25 MB each of the memory budget. A
+        // square background (the usual kind, as it must fill both
+        // orientations) covers a screen and its rotation at one scale, so it
+        // is resized once, to the longer side, and both are centre crops of
+        // that: the same pixels as resizing for each screen alone, with half
+        // the resizes (bench/results.md has what that saves). The resized
+        // image is computed once into memory for both crops, their PNGs and
+        // their previews; the background is opaque, so flattening only drops
+        // the alpha band.
         let sizes = screens
         let texts = scaledText
-        let lanes = min(2, ProcessInfo.processInfo.activeProcessorCount)
         let failures = LockedArray<Error?>(repeating: nil, count: sizes.count)
         let square = srgbBackground.width == srgbBackground.height
         // Largest first, each to the lane with the least work so far, so

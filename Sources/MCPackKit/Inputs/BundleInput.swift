@@ -1,0 +1,199 @@
+import Foundation
+
+/// One input of a bundle (the document, the clauses, the category icons,
+/// the app icon, the launch screen), in four stages it owns, in its own
+/// folder under Inputs/:
+///
+/// - **settings**: its table of bundle.toml, decoded with located errors;
+/// - **check**: reads what it needs and returns a plan, or reports what is
+///   wrong; it writes nothing, so a mistake anywhere is reported before
+///   minutes of tiling;
+/// - **make**: turns the plan into payload files and a `Codable` record,
+///   its part of bundle.json;
+/// - **verify** and **diff**: that record against a bag, and two records
+///   (with the files they describe) against each other.
+///
+/// What one input needs from another (the master's size for the clause
+/// overlays, the clause list for the category icons) is its `Needs`: a fact
+/// an earlier input's check published, handed over by type. Build, verify
+/// and diff loop over `Inputs.all`; no input knows how the others are run.
+protocol BundleInput: SendableMetatype {
+    associatedtype Settings: Sendable
+    associatedtype Needs: InputFact = NoNeeds
+    associatedtype Plan: InputPlan
+    associatedtype Record: Codable & Sendable & Equatable
+
+    /// Its table in bundle.toml (`[document]`).
+    static var table: String { get }
+    /// False when a project may leave the table out (no app icon, say).
+    static var required: Bool { get }
+    /// Its key in bundle.json's `components`, and its name in diff reports.
+    static var component: String { get }
+    /// The paths under data/ it makes: a prefix ending in `/` is a folder.
+    static var payload: [String] { get }
+    /// Files under data/ beside the record that its diff reads.
+    static var diffFiles: [String] { get }
+
+    /// The settings, or nil when the table is missing or wrong; every
+    /// problem is reported through `table`.
+    static func settings(_ table: TableReader, paths: ProjectPaths) -> Settings?
+
+    /// Reads and checks the input; `needs` is nil when the input that
+    /// provides it could not be read.
+    static func check(_ settings: Settings, needs: Needs?, in env: CheckEnvironment) -> Checked<Plan>
+
+    /// Makes the payload and the record. Throws a `Diagnostic` (naming the
+    /// input file) when the work fails.
+    static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record>
+
+    /// The rules its files in a bag must keep; `record` is nil when the bag
+    /// has no bundle.json entry for it (a bag from elsewhere, or damaged).
+    static func verify(_ record: Record?, in bag: BagView) -> [Problem]
+
+    /// What changed between two versions, in the words of `Change`.
+    static func diff(_ old: DiffSide<Record>, _ new: DiffSide<Record>, _ delta: ManifestDelta) -> [Change]
+}
+
+extension BundleInput {
+    static var required: Bool { true }
+    static var diffFiles: [String] { [] }
+
+    /// Whether this input makes the file at `path`, a path inside the bag
+    /// (`data/icons/...`).
+    static func owns(_ path: String) -> Bool {
+        guard path.hasPrefix("data/") else { return false }
+        let relative = path.dropFirst(5)
+        return payload.contains { $0.hasSuffix("/") ? relative.hasPrefix($0) : relative == $0 }
+    }
+}
+
+/// The inputs of a bundle, in the order their checks run: an input comes
+/// after those whose facts it needs. Adding an input means adding it here.
+enum Inputs {
+    static let all: [any BundleInput.Type] = [
+        DocumentInput.self, ClausesInput.self, CategoriesInput.self, IconsInput.self, LaunchInput.self,
+    ]
+}
+
+/// A fact one input's check establishes for the checks after it.
+protocol InputFact: Sendable {}
+
+/// The `Needs` of an input that needs nothing from the others.
+struct NoNeeds: InputFact {}
+
+/// The master image's size as a person sees it: what overlays are placed on.
+struct MasterSize: InputFact, Codable, Equatable {
+    var width: Int
+    var height: Int
+}
+
+/// The clause file as read, also when it has mistakes, so that the category
+/// icons can still be checked against its categories.
+struct ClauseList: InputFact {
+    var file: ClauseFile
+    /// Its path in the project, for messages.
+    var path: String
+}
+
+/// What a check hands on: the plan when the input is good, and the facts it
+/// learnt either way.
+struct Checked<Plan> {
+    var plan: Plan?
+    var facts: [any InputFact] = []
+
+    static var failed: Checked { Checked(plan: nil) }
+}
+
+/// A checked input, ready to make: it names the files it was made from.
+protocol InputPlan: Sendable {
+    var sources: [SourceRef] { get }
+}
+
+/// An input file a plan was made from: hashed already when the check read
+/// it whole, or left for the builder to hash (a master of gigabytes, which
+/// the check reads only the header of).
+enum SourceRef: Sendable {
+    case read(SourceFile)
+    case large(path: String)
+
+    var path: String {
+        switch self {
+        case .read(let file): return file.path
+        case .large(let path): return path
+        }
+    }
+}
+
+/// What make returns: the files under data/ and the record for bundle.json.
+struct Made<Record> {
+    var payload: [PayloadFile]
+    var record: Record
+    /// True when the work was taken from the cache rather than done.
+    var cached = false
+}
+
+/// An input file, as bundle.json records it.
+struct SourceFile: Codable, Equatable, Sendable {
+    var path: String
+    var sha256: String
+    var bytes: Int
+}
+
+/// What a check may use: the project, a place for its problems, and reads
+/// of whole input files (each hashed as it is read, for bundle.json).
+struct CheckEnvironment {
+    let project: Project
+    let sink: DiagnosticSink
+
+    /// A problem with a whole file (not a key in it).
+    func problem(_ relativePath: String, _ message: String) {
+        sink.add(Diagnostic(file: project.display(relativePath), message: message))
+    }
+
+    /// Reads a whole input file: its bytes serve hashing, checking and the payload alike.
+    func read(_ relativePath: String) -> (data: Data, source: SourceFile)? {
+        guard let data = FileManager.default.contents(atPath: project.url(relativePath).path) else {
+            problem(relativePath, "cannot read the file")
+            return nil
+        }
+        return (data, SourceFile(path: relativePath, sha256: Digest.hex(data), bytes: data.count))
+    }
+}
+
+/// What make may use: the project (for its work cache and templates), the
+/// hashes of the plan's sources, progress, and how many cores it may keep
+/// busy at once. The builder decides that number: an input running beside
+/// another gets fewer.
+struct MakeEnvironment {
+    let project: Project
+    let sources: [String: SourceFile]
+    let lanes: Int
+    let events: (@Sendable (BuildEvent) -> Void)?
+
+    func report(_ event: BuildEvent) { events?(event) }
+
+    /// The hash of an input file of the plan.
+    func source(_ path: String) -> SourceFile {
+        // The builder hashes every source of a plan before making it.
+        sources[path]!
+    }
+
+    /// The work cache for one kind of output (`tiles`, `icons`, ...).
+    func cache(_ kind: String) -> WorkCache { WorkCache(project: project, kind: kind) }
+
+    /// A make failure, naming the input file.
+    func failure(_ relativePath: String, _ message: String) -> Diagnostic {
+        Diagnostic(file: project.display(relativePath), message: message)
+    }
+}
+
+/// One version's side of a diff, for one input: its record and the files it
+/// asked for (`diffFiles`), by path inside the bag.
+struct DiffSide<Record> {
+    var record: Record?
+    var files: [String: Data]
+
+    func decode<T: Decodable>(_ type: T.Type, _ path: String) -> T? {
+        files[path].flatMap { try? JSONDecoder().decode(T.self, from: $0) }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+extension CategoriesInput {
+    /// Categories by number: added, removed, renamed, refiltered, or a new icon.
+    static func diff(_ old: DiffSide<Record>, _ new: DiffSide<Record>, _ delta: ManifestDelta) -> [Change] {
+        func list(_ side: DiffSide<Record>) -> [Int: CategoryEntry] {
+            let items = side.decode([CategoryEntry].self, "data/categories.json") ?? []
+            return Dictionary(items.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        let before = list(old)
+        let after = list(new)
+        var changes: [Change] = []
+        for number in Set(before.keys).union(after.keys).sorted() {
+            switch (before[number], after[number]) {
+            case (let was?, nil):
+                changes.append(Change(component, "removed", category: number, old: was.name))
+            case (nil, let now?):
+                changes.append(Change(component, "added", category: number, new: now.name))
+            case (let was?, let now?):
+                if was.name != now.name { changes.append(Change(component, "changed", category: number, field: "name", old: was.name, new: now.name)) }
+                if was.filter != now.filter {
+                    changes.append(Change(component, "changed", category: number, field: "filter", old: was.filter ?? "", new: now.filter ?? ""))
+                }
+                let icon = "data/categories/\(number).png"
+                if delta.changed(icon) {
+                    changes.append(Change(component, "changed", category: number, field: "icon", path: icon, detail: "the icon's bytes changed"))
+                }
+            default:
+                break
+            }
+        }
+        return changes
+    }
+}

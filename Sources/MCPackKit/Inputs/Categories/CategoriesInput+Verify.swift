@@ -1,0 +1,24 @@
+import Foundation
+
+extension CategoriesInput {
+    /// categories/1.png ... N.png match categories.json.
+    static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
+        let path = "data/categories.json"
+        var problems: [Problem] = []
+        guard bag.files[path] != nil,
+              let list = bag.decode([CategoryEntry].self, path, rule: "categories-match", &problems) else { return problems }
+        let numbers = list.map(\.number)
+        if numbers.sorted() != Array(1..<(numbers.count + 1)) {
+            problems.append(Problem(path, "categories-match", "categories are not numbered 1...\(list.count)"))
+        }
+        let icons = Set(bag.files.keys.filter { $0.hasPrefix("data/categories/") && $0.hasSuffix(".png") })
+        let expected = Set(numbers.map { "data/categories/\($0).png" })
+        for missing in expected.subtracting(icons).sorted() {
+            problems.append(Problem(missing, "categories-match", "categories.json has this icon's number, but the icon is missing"))
+        }
+        for extra in icons.subtracting(expected).sorted() {
+            problems.append(Problem(extra, "categories-match", "no category in categories.json has this icon"))
+        }
+        return problems
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The stages of `Inputs.all` run without knowing which input is which:
+/// each function opens one input's type, so its settings, plan and record
+/// keep their own types inside while the loops in Builder, Verifier and
+/// Differ handle them alike.
+extension BundleInput {
+    /// Reads this input's table of bundle.toml into `settings`; false when
+    /// a required table is missing or the settings are wrong.
+    static func readSettings(_ root: TableReader, paths: ProjectPaths, into settings: inout InputSettings) -> Bool {
+        guard let table = root.table(self.table, required: required) else { return !required }
+        guard let value = self.settings(table, paths: paths) else { return false }
+        settings[Self.self] = value
+        return true
+    }
+
+    /// Checks this input with the facts the inputs before it published.
+    static func runCheck(_ settings: InputSettings, facts: [any InputFact], in env: CheckEnvironment)
+        -> (plan: CheckedInput?, facts: [any InputFact]) {
+        guard let mine = settings[Self.self] else { return (nil, []) }
+        let needs = facts.lazy.compactMap { $0 as? Needs }.first
+        let checked = check(mine, needs: needs, in: env)
+        return (checked.plan.map { CheckedInput(input: Self.self, plan: $0) }, checked.facts)
+    }
+
+    static func runMake(_ plan: any InputPlan, in env: MakeEnvironment) throws -> MadeInput {
+        let made = try make(plan as! Plan, in: env)
+        return MadeInput(component: component, payload: made.payload, record: made.record, cached: made.cached)
+    }
+
+    static func runVerify(_ bag: BagView) -> [Problem] {
+        verify(bag.record(of: Self.self), in: bag)
+    }
+
+    static func runDiff(_ old: BagSnapshot, _ new: BagSnapshot, _ delta: ManifestDelta) -> [Change] {
+        func side(_ snapshot: BagSnapshot) -> DiffSide<Record> {
+            let record = snapshot.files["data/bundle.json"].flatMap { try? JSONDecoder().decode(ComponentRecord<Self>.self, from: $0).record }
+            return DiffSide(record: record, files: snapshot.files.filter { diffFiles.contains($0.key) })
+        }
+        return diff(side(old), side(new), delta)
+    }
+}
+
+/// An input whose check passed, with its plan.
+struct CheckedInput {
+    let input: any BundleInput.Type
+    let plan: any InputPlan
+}
+
+/// What one input made, its record ready for bundle.json.
+struct MadeInput {
+    var component: String
+    var payload: [PayloadFile]
+    var record: any Encodable & Sendable
+    var cached: Bool
+}
+
+/// Each input's settings from bundle.toml, under its own type.
+struct InputSettings: Sendable {
+    private var values: [ObjectIdentifier: any Sendable] = [:]
+
+    subscript<I: BundleInput>(input: I.Type) -> I.Settings? {
+        get { values[ObjectIdentifier(input)] as? I.Settings }
+        set { values[ObjectIdentifier(input)] = newValue }
+    }
+}

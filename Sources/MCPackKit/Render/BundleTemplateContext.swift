@@ -1,0 +1,87 @@
+import Foundation
+
+/// What Templates/bundle sees (HANDOVER.md, the app's clause data in
+/// Swift): the bundle, its clauses and categories with their text as Swift
+/// literals, and the inputs it was built from.
+struct BundleTemplateContext {
+    struct CategoryItem {
+        var name: String
+        var icon: Int
+        var nameLiteral: String
+        var filterLiteral: String
+        var filterText: String
+    }
+
+    struct OverlayItem {
+        var x: Int
+        var y: Int
+        var width: Int
+        var height: Int
+        /// ", " between overlays, "" after the last.
+        var separator: String
+    }
+
+    struct ClauseItem {
+        var idLiteral: String
+        var titleLiteral: String
+        var categoriesLiteral: String
+        /// 0xRRGGBBAA.
+        var colourHex: String
+        var translationLiteral: String
+        var contextLiteral: String
+        var overlays: [OverlayItem]
+    }
+
+    struct InputItem {
+        var path: String
+        var sha256: String
+    }
+
+    var name: String
+    var version: String
+    var title: String
+    var `extension`: String
+    var mcpackVersion: String
+    var sourceDate: String
+    var clausesFile: String
+    var masterWidth: Int
+    var masterHeight: Int
+    var clauseCount: Int
+    var categoryCount: Int
+    var categories: [CategoryItem]
+    var clauses: [ClauseItem]
+    var inputs: [InputItem]
+
+    init(_ project: Project, clauses list: ClauseList, master: MasterSize, sources: [SourceFile], sourceDate: String) {
+        let config = project.config
+        let file = list.file
+        name = config.name
+        version = config.version.text
+        title = config.title
+        `extension` = config.format.fileExtension
+        mcpackVersion = MCPackVersion.current
+        self.sourceDate = sourceDate
+        clausesFile = list.path
+        masterWidth = master.width
+        masterHeight = master.height
+        clauseCount = file.clauses.count
+        categoryCount = file.categories.count
+        categories = file.categories.map { category in
+            CategoryItem(name: category.name, icon: category.icon, nameLiteral: swiftLiteral(category.name),
+                         filterLiteral: category.filter.map(swiftLiteral) ?? "nil", filterText: category.filter ?? "")
+        }
+        clauses = file.clauses.map { clause in
+            let hex = clause.colour.dropFirst()
+            return ClauseItem(
+                idLiteral: swiftLiteral(clause.id), titleLiteral: swiftLiteral(clause.title),
+                categoriesLiteral: clause.categories.map(swiftLiteral).joined(separator: ", "),
+                colourHex: "0x" + (hex.count == 6 ? hex + "FF" : hex),
+                translationLiteral: swiftLiteral(clause.translation), contextLiteral: swiftLiteral(clause.context),
+                overlays: clause.overlays.enumerated().map { index, rect in
+                    OverlayItem(x: rect.x, y: rect.y, width: rect.width, height: rect.height,
+                                separator: index == clause.overlays.count - 1 ? "" : ", ")
+                })
+        }
+        inputs = sources.map { InputItem(path: $0.path, sha256: $0.sha256) }
+    }
+}

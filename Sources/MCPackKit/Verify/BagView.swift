@@ -1,0 +1,36 @@
+import Foundation
+
+/// A bag as the inputs' verify stages see it: its files, and bundle.json's
+/// record of each input, decoded into that input's own type.
+struct BagView {
+    let contents: BagContents
+
+    var files: [String: BagFile] { contents.files }
+    /// Where reading stopped before the end, when it did.
+    var stoppedAt: String? { contents.stoppedAt }
+
+    /// The record bundle.json holds for `input`, or nil when there is none
+    /// or it is not in the shape that input writes.
+    func record<I: BundleInput>(of input: I.Type) -> I.Record? {
+        guard let data = files["data/bundle.json"]?.data else { return nil }
+        return try? JSONDecoder().decode(ComponentRecord<I>.self, from: data).record
+    }
+
+    /// A JSON file of the bag decoded as `type`; a file that is not JSON,
+    /// or not in that shape, is reported under `rule` and gives nil.
+    func decode<T: Decodable>(_ type: T.Type, _ path: String, rule: String, _ problems: inout [Problem]) -> T? {
+        guard let file = files[path] else { return nil }
+        guard let data = file.data else {
+            if !file.damaged { problems.append(Problem(path, rule, "too large to check")) }
+            return nil
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            problems.append(Problem(path, rule, "not well-formed JSON"))
+        } catch {
+            problems.append(Problem(path, rule, "not in the shape mcpack writes: \(BundleFile.describe(error))"))
+        }
+        return nil
+    }
+}
