@@ -27,7 +27,7 @@ struct FuzzTarget: @unchecked Sendable {
 
     static let clausesTOML = FuzzTarget(name: "clauses-toml") { data in
         loadTOML(data, as: "assets/clauses.toml") { source in
-            _ = ClauseFile.read(source, master: (width: 4000, height: 2800))
+            _ = ClauseFile.read(source, master: MasterSize(width: 4000, height: 2800))
         }
     }
 

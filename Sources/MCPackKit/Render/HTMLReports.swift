@@ -1,17 +1,30 @@
 import Foundation
 import Imaging
+import Mustache
 
 /// The pages a client opens: `drift --html` and `diff --html`, rendered
 /// from Templates/html with the pictures inlined, so the page is one file.
 public enum HTMLReports {
-    static func render(_ name: String, _ context: [String: Any]) throws -> Data {
+    /// Renders Templates/html/<name>.mustache with `content`; the page's
+    /// values are looked up in `content`, the style beside it.
+    static func render<Content>(_ name: String, _ content: Content) throws -> Data {
         let set = try TemplateSet.load("html")
-        var context = context
-        context["style"] = String(decoding: set.render([:]).first { $0.path == "style.css" }?.data ?? Data(), as: UTF8.self)
+        let style = String(decoding: set.render([String: String]()).first { $0.path == "style.css" }?.data ?? Data(), as: UTF8.self)
         guard let template = set.templates.first(where: { $0.path == name }) else {
             throw FileError(path: "Templates/html/\(name).mustache", message: "template not found")
         }
-        return Data(template.template.render(context).utf8)
+        return Data(template.template.render(Flattened(style: style, content: content)).utf8)
+    }
+
+    /// A page's values and the style, one context: a mustache name is
+    /// looked up in the content first, then is the style.
+    struct Flattened<Content>: MustacheParent {
+        var style: String
+        var content: Content
+
+        func child(named name: String) -> Any? {
+            name == "style" ? style : Mirror(reflecting: content).children.first { $0.label == name }?.value
+        }
     }
 
     static func dataURI(_ png: Data) -> String { "data:image/png;base64," + png.base64EncodedString() }
@@ -20,30 +33,84 @@ public enum HTMLReports {
         (try? image?.previewPNG()).map(dataURI)
     }
 
+    struct DriftPage {
+        struct Pair {
+            var status: String
+            var asset: String
+            var copy: String
+            var detail: String
+            var assetImage: String
+            var copyImage: String
+            var differenceImage: String?
+        }
+
+        struct Item {
+            var status: String
+            var copy: String
+            var asset: String
+            var detail: String
+        }
+
+        var title: String
+        var summary: String
+        var pairs: [Pair]
+        var items: [Item]
+    }
+
     /// Drifted and same-picture pairs side by side with where they differ.
     public static func drift(_ report: DriftReport, configPath: String) throws -> Data {
         let project = try Project.load(configPath: configPath)
-        var pairs: [[String: Any]] = []
+        var pairs: [DriftPage.Pair] = []
         for item in report.items where item.status == .drifted || item.status == .samePicture {
             guard let asset = item.asset, let copy = item.copy,
                   Drift.imageExtensions.contains((asset as NSString).pathExtension.lowercased()),
                   let a = try? Image(contentsOf: project.url(asset).path),
                   let b = try? Image(contentsOf: project.url(copy).path) else { continue }
-            var pair: [String: Any] = ["status": item.status.rawValue, "asset": asset, "copy": copy, "detail": item.detail ?? ""]
-            pair["assetImage"] = preview(a) ?? ""
-            pair["copyImage"] = preview(b) ?? ""
-            if a.width == b.width && a.height == b.height, let difference = preview(try? a.differenceImage(to: b)) {
-                pair["differenceImage"] = difference
-            }
-            pairs.append(pair)
+            let difference = a.width == b.width && a.height == b.height ? preview(try? a.differenceImage(to: b)) : nil
+            pairs.append(DriftPage.Pair(status: item.status.rawValue, asset: asset, copy: copy, detail: item.detail ?? "",
+                                        assetImage: preview(a) ?? "", copyImage: preview(b) ?? "", differenceImage: difference))
         }
         let drifted = report.items.filter(\.isDrift).count
-        return try render("drift.html", [
-            "title": project.config.title,
-            "summary": drifted == 0 ? "No drift in \(report.items.count) files" : "\(drifted) of \(report.items.count) files not in sync",
-            "pairs": pairs,
-            "items": report.items.map { ["status": $0.status.rawValue, "copy": $0.copy ?? "", "asset": $0.asset ?? "", "detail": $0.detail ?? ""] },
-        ])
+        return try render("drift.html", DriftPage(
+            title: project.config.title,
+            summary: drifted == 0 ? "No drift in \(report.items.count) files" : "\(drifted) of \(report.items.count) files not in sync",
+            pairs: pairs,
+            items: report.items.map { DriftPage.Item(status: $0.status.rawValue, copy: $0.copy ?? "", asset: $0.asset ?? "", detail: $0.detail ?? "") }))
+    }
+
+    struct DiffPage {
+        struct ClauseRow {
+            var clause: String
+            var field: String
+            var kind: String
+            /// The change, escaped, with <del> and <ins> around what changed.
+            var html: String
+        }
+
+        struct Picture {
+            var path: String
+            var oldImage: String?
+            var newImage: String?
+        }
+
+        struct OtherRow {
+            var component: String
+            var kind: String
+            var subject: String
+            var old: String
+            var new: String
+            var detail: String
+        }
+
+        var old: String
+        var new: String
+        var summary: String
+        var hasClauses: Bool
+        var clauses: [ClauseRow]
+        var hasImages: Bool
+        var images: [Picture]
+        var hasOthers: Bool
+        var others: [OtherRow]
     }
 
     /// Clause text diffs highlighted; changed icons and launch previews
@@ -61,15 +128,12 @@ public enum HTMLReports {
     /// The page, with the changed pictures' bytes from each version.
     static func diff(_ report: DiffReport, oldFiles before: [String: Data], newFiles after: [String: Data]) throws -> Data {
         let imagePaths = report.changes.compactMap(\.path).filter(isShownPicture)
-        let images: [[String: Any]] = imagePaths.map { path in
-            [
-                "path": path,
-                "oldImage": before[path].flatMap { preview(try? Image(data: $0)) } as Any,
-                "newImage": after[path].flatMap { preview(try? Image(data: $0)) } as Any,
-            ]
+        let images = imagePaths.map { path in
+            DiffPage.Picture(path: path, oldImage: before[path].flatMap { preview(try? Image(data: $0)) },
+                             newImage: after[path].flatMap { preview(try? Image(data: $0)) })
         }
-        let clauses: [[String: Any]] = report.changes.filter { $0.component == "clauses" }.map { change in
-            var html: String
+        let clauses = report.changes.filter { $0.component == "clauses" }.map { change in
+            let html: String
             if let words = change.words {
                 html = words.map { segment in
                     switch segment.kind {
@@ -82,19 +146,18 @@ public enum HTMLReports {
                 html = [change.old.map { "<del>\(escape($0))</del>" }, change.new.map { "<ins>\(escape($0))</ins>" }]
                     .compactMap { $0 }.joined(separator: " ")
             }
-            return ["clause": change.clause ?? "", "field": change.field ?? "", "kind": change.kind, "html": html]
+            return DiffPage.ClauseRow(clause: change.clause ?? "", field: change.field ?? "", kind: change.kind, html: html)
         }
-        let others: [[String: Any]] = report.changes.filter { $0.component != "clauses" && !imagePaths.contains($0.path ?? "") }.map { change in
+        let others = report.changes.filter { $0.component != "clauses" && !imagePaths.contains($0.path ?? "") }.map { change in
             let subject = [change.category.map { "category \($0)" }, change.field, change.path].compactMap { $0 }.joined(separator: " ")
-            return ["component": change.component, "kind": change.kind, "subject": subject.isEmpty ? change.kind : subject,
-                    "old": change.old ?? "", "new": change.new ?? "", "detail": change.detail ?? ""]
+            return DiffPage.OtherRow(component: change.component, kind: change.kind, subject: subject.isEmpty ? change.kind : subject,
+                                     old: change.old ?? "", new: change.new ?? "", detail: change.detail ?? "")
         }
-        return try render("diff.html", [
-            "old": report.old, "new": report.new, "summary": report.summary,
-            "hasClauses": !clauses.isEmpty, "clauses": clauses,
-            "hasImages": !images.isEmpty, "images": images,
-            "hasOthers": !others.isEmpty, "others": others,
-        ])
+        return try render("diff.html", DiffPage(
+            old: report.old, new: report.new, summary: report.summary,
+            hasClauses: !clauses.isEmpty, clauses: clauses,
+            hasImages: !images.isEmpty, images: images,
+            hasOthers: !others.isEmpty, others: others))
     }
 
     /// Writes a page atomically where the user asked.
