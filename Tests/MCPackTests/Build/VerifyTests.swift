@@ -371,3 +371,30 @@ import Testing
         #expect(bad.stdout.contains("clause \"40\".colour"))
     }
 }
+
+/// A IIIF pyramid is checked as a Deep Zoom one is: every tile its
+/// info.json implies, and no other.
+@Suite struct IIIFPyramidVerifyTests {
+    @Test func aMissingOrStrayTileIsNamed() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        try project.edit("bundle.toml", "overlap = 1", "overlap = 1\nlayout = \"iiif3\"")
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        let unpack = project.url("unpacked")
+        try FileManager.default.createDirectory(at: unpack, withIntermediateDirectories: true)
+        try MCPackBinary.tool("python3", ["-m", "zipfile", "-e", project.url("dist/\(VerifyTests.name).zip").path, "."], in: unpack)
+        let bag = unpack.appendingPathComponent(VerifyTests.name)
+        #expect(try VerifyTests.verify(bag, in: project).status == 0)
+
+        // The whole 600 x 400 master at scale 4 is one tile of 150 x 100 px.
+        let pyramid = "data/document/master"
+        let tile = "\(pyramid)/0,0,600,400/150,100/0/default.jpg"
+        let stray = "\(pyramid)/0,0,600,400/151,100/0/default.jpg"
+        #expect(FileManager.default.fileExists(atPath: bag.appendingPathComponent(tile).path))
+        try FileManager.default.createDirectory(at: bag.appendingPathComponent(stray).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: bag.appendingPathComponent(tile), to: bag.appendingPathComponent(stray))
+        let (_, errors) = try VerifyTests.verifyDamaged(bag, in: project)
+        let pyramidErrors = errors.filter { $0["rule"] as? String == "pyramid-complete" }.compactMap { $0["path"] as? String }
+        #expect(pyramidErrors.sorted() == [tile, stray].sorted(), "\(errors)")
+    }
+}
