@@ -119,12 +119,6 @@ enum ContentRules {
             problems.append(Problem(path, "icons-contents", "has no \"images\" list"))
             return
         }
-        // Without libvips the sizes cannot be read: said once, not per icon.
-        let unavailable = Imaging.imagingUnavailable
-        if let unavailable {
-            problems.append(Problem("data/icons/AppIcon.appiconset", "icons-contents",
-                                    "the icons' sizes and alpha were not checked: \(unavailable)", severity: .warning))
-        }
         var named = Set<String>()
         for image in images {
             guard let filename = image["filename"] as? String, let size = image["size"] as? String,
@@ -138,7 +132,6 @@ enum ContentRules {
             let points = Double(size.split(separator: "x").first ?? "") ?? 0
             let factor = Double(scale.dropLast()) ?? 0
             let pixels = Int((points * factor).rounded())
-            if unavailable != nil { continue }
             guard let data = entry.data, let decoded = try? Image(data: data) else {
                 if !entry.damaged { problems.append(Problem(file, "icons-contents", "not a readable image")) }
                 continue
