@@ -37,17 +37,7 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        // libvips is loaded by the shim on first use, not at start (see
-        // mcvips.h). On Linux nothing may link it, and CVips's pkg-config
-        // entry would, ahead of any --as-needed: so there the shim takes
-        // libvips's headers from the system paths, and GLib's from where
-        // Debian, Ubuntu and Fedora put them (libvips-dev installs both).
-        .target(
-            name: "CVipsShim",
-            dependencies: [.target(name: "CVips", condition: .when(platforms: [.macOS]))],
-            cSettings: [.unsafeFlags(glibHeaderFlags, .when(platforms: [.linux]))],
-            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
-        ),
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
 
         // The Swift face of libvips: load, inspect, resize, tile.
         .target(name: "Imaging", dependencies: ["CVipsShim"]),
@@ -86,19 +76,6 @@ let package = Package(
         .executableTarget(name: "mcpack-build-stop", dependencies: ["MCPackKit"], path: "Tests/BuildStop"),
     ]
 )
-
-/// GLib's two header folders on Linux: one shared, one per architecture
-/// (Debian and Ubuntu's multiarch folders, Fedora's lib64, Arch and
-/// Alpine's lib). Folders that do not exist are ignored by the compiler.
-/// MCPACK_GLIB_INCLUDE (colon-separated) adds others, e.g. a Linuxbrew prefix.
-var glibHeaderFlags: [String] {
-    let triples = ["x86_64-linux-gnu", "aarch64-linux-gnu", "arm-linux-gnueabihf", "i386-linux-gnu",
-                   "powerpc64le-linux-gnu", "s390x-linux-gnu", "riscv64-linux-gnu"]
-    let extra = (Context.environment["MCPACK_GLIB_INCLUDE"] ?? "").split(separator: ":").map(String.init)
-    let folders = extra + ["/usr/include/glib-2.0"] + triples.map { "/usr/lib/\($0)/glib-2.0/include" }
-        + ["/usr/lib64/glib-2.0/include", "/usr/lib/glib-2.0/include"]
-    return folders.map { "-I" + $0 }
-}
 
 // Fuzz targets (scripts/fuzz.sh, `make fuzz`): built only on request, since
 // they link libFuzzer and need -sanitize=fuzzer, which a plain build lacks.

@@ -39,7 +39,7 @@ extension Image {
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         guard save(&buffer, &length) == 0, let buffer else { throw ImagingError("cannot encode the image") }
-        defer { mcvips_free(buffer) }
+        defer { g_free(buffer) }
         return Data(bytes: buffer, count: length)
     }
 }

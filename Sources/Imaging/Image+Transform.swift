@@ -28,7 +28,7 @@ extension Image {
     /// This image computed once into memory, so two outputs made from it do
     /// not compute it twice.
     public func inMemory() throws -> Image {
-        guard let out = mcvips_copy_memory(pointer) else { throw ImagingError("cannot compute the image") }
+        guard let out = vips_image_copy_memory(pointer) else { throw ImagingError("cannot compute the image") }
         // An image already in memory comes back as itself, still pointing
         // into whatever this one keeps alive.
         return Image(pointer: out, parents: [self])

@@ -5,18 +5,21 @@ import Foundation
 public struct ImagingError: Error, CustomStringConvertible, Sendable {
     public let description: String
 
+    /// `what` failed: libvips's explanation, if any, is appended. libvips
+    /// keeps its errors in one buffer per process, taken and cleared only here.
     init(_ what: String) {
         var text = what
-        if let raw = mcvips_take_error() {
+        if let raw = vips_error_buffer_copy() {
             let detail = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
-            free(raw)
+            g_free(raw)
             if !detail.isEmpty { text += ": " + detail.replacingOccurrences(of: "\n", with: "; ") }
         }
         description = text
     }
 }
 
-/// libvips is started once per process, on first use.
+/// libvips is started once per process, by the first image made, so
+/// commands that never touch a pixel do not pay for starting it.
 enum Library {
     static let started: Bool = mcvips_init(CommandLine.arguments.first ?? "mcpack") == 0
 
@@ -25,34 +28,23 @@ enum Library {
     }
 }
 
-/// Why images cannot be opened in this process (libvips missing, say), or
-/// nil when they can. Loads libvips if it is not loaded yet.
-public var imagingUnavailable: String? {
-    do {
-        try Library.ensureStarted()
-        return nil
-    } catch {
-        return "\(error)"
-    }
-}
-
 /// An image opened by libvips. Pixels are read lazily: opening reads the
 /// header, so a size check on a 34,000 px scan costs almost nothing.
 public final class Image: @unchecked Sendable {
-    let pointer: OpaquePointer
+    let pointer: UnsafeMutablePointer<VipsImage>
     /// Keeps an in-memory source alive for as long as libvips may read it.
     private let source: Data?
     /// libvips computes lazily: an image made from another reads its
     /// pixels later, so the other (and its buffer) must live as long.
     private let parents: [Image]
 
-    init(pointer: OpaquePointer, source: Data? = nil, parents: [Image] = []) {
+    init(pointer: UnsafeMutablePointer<VipsImage>, source: Data? = nil, parents: [Image] = []) {
         self.pointer = pointer
         self.source = source
         self.parents = parents
     }
 
-    deinit { mcvips_unref(pointer) }
+    deinit { g_object_unref(pointer) }
 
     /// Opens a file. `sequential` promises top-to-bottom reading, so memory
     /// grows with the width of the image, not its area.
@@ -75,14 +67,16 @@ public final class Image: @unchecked Sendable {
         self.init(pointer: image, source: copy)
     }
 
-    public var width: Int { Int(mcvips_width(pointer)) }
-    public var height: Int { Int(mcvips_height(pointer)) }
-    public var bands: Int { Int(mcvips_bands(pointer)) }
-    public var hasAlpha: Bool { mcvips_has_alpha(pointer) != 0 }
+    public var width: Int { Int(vips_image_get_width(pointer)) }
+    public var height: Int { Int(vips_image_get_height(pointer)) }
+    public var bands: Int { Int(vips_image_get_bands(pointer)) }
+    public var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
 
     /// The file format, by the loader that opened it: "png", "jpeg", "tiff", ...
     public var format: String? {
-        guard let name = mcvips_loader(pointer) else { return nil }
+        var name: UnsafePointer<CChar>?
+        guard vips_image_get_typeof(pointer, VIPS_META_LOADER) != 0,
+              vips_image_get_string(pointer, VIPS_META_LOADER, &name) == 0, let name else { return nil }
         var loader = String(cString: name)
         for suffix in ["load_buffer", "load_source", "load"] where loader.hasSuffix(suffix) {
             loader.removeLast(suffix.count)
@@ -97,13 +91,9 @@ public final class Image: @unchecked Sendable {
     }
 }
 
-extension Library {
-    static var version: String { mcvips_version_string().map { String(cString: $0) } ?? "unavailable" }
-}
-
 /// The libvips version, part of every cache key: another version may make
 /// other bytes.
-public let libraryVersion: String = Library.version
+public let libraryVersion: String = String(cString: vips_version_string())
 
 /// Keeps the process's memory bounded while libvips's worker threads run:
 /// call once, first thing in `main`, before any thread starts.

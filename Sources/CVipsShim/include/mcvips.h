@@ -1,38 +1,15 @@
-// Fixed-argument wrappers over libvips, the only way mcpack reaches it.
-// libvips's C API takes NULL-terminated variadic option lists, which Swift
-// cannot call; each wrapper here supplies the options and the terminator.
-//
-// libvips is loaded on first use (mcvips_init), not when mcpack starts: with
-// the 120 libraries it pulls in, loading it took 27 ms, more than all of a
-// `mcpack diff` that never touches a pixel. So this header names no libvips
-// type but an opaque image, and Swift cannot call libvips around it.
+// Fixed-argument wrappers for what Swift cannot call in libvips: its
+// operations take NULL-terminated variadic option lists, and a few things
+// (VIPS_INIT, g_signal_connect) are macros. Each wrapper supplies the options
+// and the terminator. Everything else Imaging calls directly.
 // Prefix: mcvips_.
 #ifndef MCPACK_MCVIPS_H
 #define MCPACK_MCVIPS_H
 
-#include <stddef.h>
+#include <vips/vips.h>
 
-typedef struct _VipsImage VipsImage;
-
-/// Loads and starts libvips once per process. Returns 0 on success; on
-/// failure mcvips_take_error says why (libvips not installed, say). On
-/// macOS mcpack links libvips, so there it is loaded before main.
+/// Starts libvips. Returns 0 on success.
 int mcvips_init(const char *argv0);
-
-/// The version of libvips ("8.14.1"), loading it if need be; NULL if it
-/// cannot be loaded.
-const char *mcvips_version_string(void);
-
-/// Releases an image (or any libvips object).
-void mcvips_unref(VipsImage *image);
-
-/// Frees memory libvips allocated (error texts, encoded buffers).
-void mcvips_free(void *pointer);
-
-int mcvips_width(VipsImage *image);
-int mcvips_height(VipsImage *image);
-int mcvips_bands(VipsImage *image);
-int mcvips_has_alpha(VipsImage *image);
 
 /// Caps glibc's malloc arenas (a no-op elsewhere). Call before threads start.
 void mcvips_bound_malloc_arenas(int arenas);
@@ -45,19 +22,9 @@ VipsImage *mcvips_image_new_from_file(const char *path, int sequential);
 /// Opens an image held in memory; the buffer must outlive the image.
 VipsImage *mcvips_image_new_from_buffer(const void *buf, size_t len);
 
-/// The name of the loader that opened the image ("pngload", "jpegload", ...),
-/// or NULL.
-const char *mcvips_loader(VipsImage *image);
-
 /// Decodes every pixel (by computing the mean), so a truncated or corrupt file
 /// is found now and not half-way through a build. Returns 0 on success.
 int mcvips_decode_all(VipsImage *image);
-
-/// The image computed once into memory, for use more than once.
-VipsImage *mcvips_copy_memory(VipsImage *image);
-
-/// The error text, copied and cleared; free it with mcvips_free.
-char *mcvips_take_error(void);
 
 /// A width x height image of `bands` 8-bit bands, every pixel `ink`
 /// (one value per band).
@@ -68,10 +35,10 @@ VipsImage *mcvips_new_solid(int width, int height, int bands, const double *ink)
 VipsImage *mcvips_new_noise(int width, int height, int bands, int seed);
 
 /// Encodes as PNG with no metadata, so equal pixels give equal bytes.
-/// The caller frees *buf with mcvips_free.
+/// The caller frees *buf with g_free.
 int mcvips_pngsave_buffer(VipsImage *image, void **buf, size_t *len, int compression);
 
-/// Encodes as baseline JPEG with no metadata; *buf freed with mcvips_free.
+/// Encodes as baseline JPEG with no metadata; *buf freed with g_free.
 int mcvips_jpegsave_buffer(VipsImage *image, void **buf, size_t *len, int quality);
 
 /// Writes a file in the format its suffix names, without metadata.
@@ -105,7 +72,7 @@ VipsImage *mcvips_flatten(VipsImage *in, double red, double green, double blue);
 /// will show it. Returns an sRGB image the size of `base`.
 VipsImage *mcvips_composite_centre(VipsImage *base, VipsImage *overlay);
 
-/// Converts to 8-bit sRGB with `bands` bands (3 or 4), as icons need.
+/// Converts to 8-bit sRGB, as icons need (alpha kept if present).
 VipsImage *mcvips_srgb(VipsImage *in);
 
 /// Compares two images pixel by pixel, after converting both to 8-bit sRGB

@@ -51,13 +51,8 @@ extension Differ {
             }
             return
         }
-        let unavailable = Imaging.imagingUnavailable
         for index in changes.indices where isPicture(changes[index]) {
             let path = changes[index].path!
-            if let unavailable {
-                changes[index].detail = "pixels not compared: \(unavailable)"
-                continue
-            }
             let cannot = "cannot decode both versions to compare pixels"
             // Opening reads the header only; the comparison decodes the rest.
             guard let a = before[path].flatMap({ try? Image(data: $0) }),

@@ -148,24 +148,6 @@ import Testing
         #expect(json.stdout.contains("\"identical\" : true"))
     }
 
-    #if os(Linux)
-    /// A diff reads manifests and JSON: loading libvips and the 120 libraries
-    /// it pulls in cost more than the rest of a diff, so it stays unloaded.
-    @Test func aDiffLoadsNoImageLibrary() throws {
-        let project = try TestProject.make()
-        defer { project.destroy() }
-        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
-        let traced = try MCPackBinary.run(["diff", "1.0.0", "1.0.0"], in: project.root, environment: ["LD_DEBUG": "files"])
-        #expect(traced.status == 0)
-        #expect(traced.stderr.contains("file=libarchive"), "LD_DEBUG gave no trace of loading: \(traced.stderr.prefix(300))")
-        #expect(!traced.stderr.contains("file=libvips"))
-        // ...and is loaded, on first use, by what needs pixels.
-        let built = try MCPackBinary.run(["build", "--output", "again"], in: project.root, environment: ["LD_DEBUG": "files"])
-        #expect(built.status == 0)
-        #expect(built.stderr.contains("file=libvips"))
-    }
-    #endif
-
     @Test func unknownVersionListsTheVersionsFound() throws {
         let project = try TestProject.make()
         defer { project.destroy() }
