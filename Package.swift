@@ -7,10 +7,14 @@ let package = Package(
     products: [
         .executable(name: "mcpack", targets: ["mcpack"]),
     ],
+    // Each dependency at one exact version, so two machines build the same
+    // mcpack (Package.resolved is not committed). TOMLKit's bundled toml++
+    // is what TOMLPreflight works around: see TOMLCrashProbeTests before
+    // moving it.
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
     ],
     targets: [
         // The C boundary: system libraries, and fixed-argument wrappers for
