@@ -84,7 +84,17 @@ let package = Package(
 
         // Unit tests of the kit, and end-to-end runs of the built binary
         // (which `swift test` builds first, as a product of the package).
-        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging"]),
+        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging", "toml-crash-probe"]),
+
+        // Test-only: parses stdin with TOMLKit alone (no pre-flight scan), so
+        // TOMLCrashProbeTests can see whether toml++ still aborts on the
+        // shapes TOMLPreflight guards against. Built with the tests (a
+        // dependency of MCPackTests); `make build` builds only mcpack.
+        .executableTarget(
+            name: "toml-crash-probe",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")],
+            path: "Tests/TOMLCrashProbe"
+        ),
     ]
 )
 
