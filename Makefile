@@ -5,6 +5,8 @@ SWIFT ?= swift
 # libarchive and OpenSSL are keg-only in Homebrew; let pkg-config find them.
 ifeq ($(shell uname -s),Darwin)
 export PKG_CONFIG_PATH := $(shell brew --prefix libarchive 2>/dev/null)/lib/pkgconfig:$(shell brew --prefix openssl@3 2>/dev/null)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+# Where pipx links bagit.py (scripts/install-deps.sh --test installs it so).
+export PATH := $(or $(PIPX_BIN_DIR),$(HOME)/.local/bin):$(PATH)
 endif
 
 RELEASE_BIN := .build/release/mcpack

@@ -7,10 +7,14 @@ let package = Package(
     products: [
         .executable(name: "mcpack", targets: ["mcpack"]),
     ],
+    // Each dependency at one exact version, so two machines build the same
+    // mcpack (Package.resolved is not committed). TOMLKit's bundled toml++
+    // is what TOMLPreflight works around: see TOMLCrashProbeTests before
+    // moving it.
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
     ],
     targets: [
         // The C boundary: system libraries, and fixed-argument wrappers for
@@ -70,10 +74,21 @@ let package = Package(
 
         // Unit tests of the kit, and end-to-end runs of the built binary
         // (which `swift test` builds first, as a product of the package).
-        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging", "mcpack-build-stop"]),
+        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging", "mcpack-build-stop", "toml-crash-probe"]),
 
-        // A build that stops itself at a hook, for the tests that kill it there.
+        // Test-only: a build that stops itself at a hook, for the tests that
+        // kill it there.
         .executableTarget(name: "mcpack-build-stop", dependencies: ["MCPackKit"], path: "Tests/BuildStop"),
+
+        // Test-only: parses stdin with TOMLKit alone (no pre-flight scan), so
+        // TOMLCrashProbeTests can see whether toml++ still aborts on the
+        // shapes TOMLPreflight guards against. Built with the tests (a
+        // dependency of MCPackTests); `make build` builds only mcpack.
+        .executableTarget(
+            name: "toml-crash-probe",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")],
+            path: "Tests/TOMLCrashProbe"
+        ),
     ]
 )
 

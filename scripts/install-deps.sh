@@ -26,7 +26,11 @@ Linux)
   pkgcheck zlib || missing+=(zlib1g-dev)
   if [ $want_tests = 1 ]; then
     command -v zstd >/dev/null 2>&1 || missing+=(zstd)
-    command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-pip)
+    if ! command -v python3 >/dev/null 2>&1; then
+      missing+=(python3 python3-pip)
+    elif ! command -v bagit.py >/dev/null 2>&1 && ! python3 -m pip --version >/dev/null 2>&1; then
+      missing+=(python3-pip)  # a Python without pip, as in the swift images
+    fi
   fi
   if [ ${#missing[@]} -gt 0 ]; then
     say "installing ${missing[*]}"
@@ -41,13 +45,27 @@ Darwin)
     brew list --versions "$formula" >/dev/null 2>&1 || { say "brew install $formula"; brew install "$formula"; }
   done
   if [ $want_tests = 1 ]; then
-    brew list --versions zstd >/dev/null 2>&1 || brew install zstd
+    # gnu-tar: the tests read GNU tar's listing (as gtar; macOS's tar is bsdtar).
+    for formula in zstd gnu-tar; do
+      brew list --versions "$formula" >/dev/null 2>&1 || { say "brew install $formula"; brew install "$formula"; }
+    done
   fi
   ;;
 esac
 
 if [ $want_tests = 1 ] && ! command -v bagit.py >/dev/null 2>&1; then
   say "installing bagit (bagit.py, the reference BagIt validator) from PyPI"
-  python3 -m pip install --quiet --disable-pip-version-check bagit 2>/dev/null \
-    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages bagit
+  if [ "$(uname -s)" = Darwin ]; then
+    # Homebrew's Python refuses pip installs outside a virtual environment
+    # (PEP 668), and would put scripts off PATH anyway. pipx gives bagit its
+    # own environment and links bagit.py into its bin folder (~/.local/bin
+    # unless PIPX_BIN_DIR says otherwise), which the Makefile puts on PATH.
+    command -v pipx >/dev/null 2>&1 || { say "brew install pipx"; brew install pipx; }
+    pipx install bagit
+    bin="${PIPX_BIN_DIR:-$HOME/.local/bin}"
+    command -v bagit.py >/dev/null 2>&1 || say "bagit.py is in $bin: put that folder on PATH to run swift test outside make"
+  else
+    python3 -m pip install --quiet --disable-pip-version-check bagit 2>/dev/null \
+      || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages bagit
+  fi
 fi

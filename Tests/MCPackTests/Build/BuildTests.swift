@@ -12,7 +12,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasSuffix("dist/test-bundle-1.0.0.zip\n"))
         #expect(project.outputFiles() == ["test-bundle-1.0.0.zip", "test-bundle-1.0.0.zip.sha256"])
-        let check = try MCPackBinary.tool("sha256sum", ["-c", "test-bundle-1.0.0.zip.sha256"], in: project.url("dist"))
+        let check = try MCPackBinary.sha256Check("test-bundle-1.0.0.zip.sha256", in: project.url("dist"))
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("test-bundle-1.0.0.zip: OK"))
     }
@@ -91,7 +91,7 @@ import Testing
         try project.edit("bundle.toml", #"format = "zip""#, #"format = "tar.gz""#)
         let result = try MCPackBinary.run(["build"], in: project.root, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
         #expect(result.status == 0, "\(result.stderr)")
-        let listing = try MCPackBinary.tool("tar", ["--utc", "-tvzf", "dist/test-bundle-1.0.0.tar.gz"], in: project.root)
+        let listing = try MCPackBinary.tool(MCPackBinary.gnuTar, ["--utc", "-tvzf", "dist/test-bundle-1.0.0.tar.gz"], in: project.root)
         let lines = listing.stdout.split(separator: "\n")
         let geometry = DeepZoomGeometry(width: TestProject.masterWidth, height: TestProject.masterHeight, tileSize: 254, overlap: 1)
         #expect(lines.count == 4 + 8 + 1 + geometry.totalTiles)
@@ -127,7 +127,7 @@ import Testing
         #expect(replaced.status == 0)
         #expect(replaced.stdout.contains("replaced"))
         #expect(try Data(contentsOf: project.url("dist/test-bundle-1.0.0.zip")) != original)
-        let check = try MCPackBinary.tool("sha256sum", ["-c", "test-bundle-1.0.0.zip.sha256"], in: project.url("dist"))
+        let check = try MCPackBinary.sha256Check("test-bundle-1.0.0.zip.sha256", in: project.url("dist"))
         #expect(check.status == 0)
     }
 
@@ -181,13 +181,24 @@ import Testing
         let pid = process.processIdentifier
         var stopped = false
         for _ in 0..<600 where !stopped {
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            stopped = stat.split(separator: ")").last?.split(separator: " ").first == "T"
+            stopped = isStopped(pid)
             if !stopped { usleep(50_000) }
         }
         #expect(stopped, "the build never reached \(arguments[0])")
         kill(pid, SIGKILL)
         process.waitUntilExit()
+    }
+
+    /// Whether process `pid` is stopped (state T): from /proc on Linux; from
+    /// ps elsewhere (macOS has no /proc; a container may have no ps).
+    private func isStopped(_ pid: Int32) -> Bool {
+        #if os(Linux)
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        return stat.split(separator: ")").last?.split(separator: " ").first == "T"
+        #else
+        let state = try? MCPackBinary.tool("ps", ["-o", "stat=", "-p", "\(pid)"], in: URL(fileURLWithPath: "/"))
+        return state?.stdout.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("T") == true
+        #endif
     }
 
     @Test func initMakesAProjectAndNeverOverwrites() throws {

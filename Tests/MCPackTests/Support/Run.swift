@@ -13,6 +13,11 @@ enum MCPackBinary {
     /// The folder `swift build` put the products in, beside the test bundle.
     static var productsDirectory: URL {
         #if os(macOS)
+        // Swift Testing's runner (swiftpm-testing-helper) loads the .xctest
+        // bundle with dlopen, so it need not be among Bundle.allBundles;
+        // the bundle holding this code is found from its image.
+        let own = Bundle(for: ProductsMarker.self)
+        if own.bundlePath.hasSuffix(".xctest") { return own.bundleURL.deletingLastPathComponent() }
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
             return bundle.bundleURL.deletingLastPathComponent()
         }
@@ -64,6 +69,25 @@ enum MCPackBinary {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// `sha256sum -c FILE`; on macOS, which has no sha256sum, `shasum -a 256 -c`,
+    /// which reads the same lines and answers the same way ("NAME: OK").
+    static func sha256Check(_ file: String, in directory: URL) throws -> RunResult {
+        #if os(macOS)
+        try tool("shasum", ["-a", "256", "-c", file], in: directory)
+        #else
+        try tool("sha256sum", ["-c", file], in: directory)
+        #endif
+    }
+
+    /// GNU tar, whose `-tv` listing (and `--utc`) the tests read. macOS's
+    /// tar is bsdtar; there GNU tar is Homebrew's gnu-tar, as `gtar`
+    /// (scripts/install-deps.sh --test installs it).
+    #if os(macOS)
+    static let gnuTar = "gtar"
+    #else
+    static let gnuTar = "tar"
+    #endif
+
     /// Runs an external tool (unzip, tar, bagit.py) for a test's checks.
     @discardableResult
     static func tool(_ command: String, _ arguments: [String], in directory: URL) throws -> RunResult {
@@ -80,6 +104,11 @@ enum MCPackBinary {
         return RunResult(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
     }
 }
+
+#if os(macOS)
+/// Only to find the test bundle: `Bundle(for:)` needs a class.
+private final class ProductsMarker {}
+#endif
 
 final class LockedData: @unchecked Sendable {
     private var data = Data()
