@@ -1,0 +1,74 @@
+import Foundation
+@testable import MCPackKit
+import Testing
+
+/// The document input's verify and diff stages, in process.
+@Suite struct DocumentStagesTests {
+    static func record(width: Int = 600, height: Int = 400, sha: String = "aa", quality: Int = 85) -> DocumentInput.Record {
+        DocumentInput.Record(image: "assets/document/master.png", sha256: sha, format: "png", width: width, height: height,
+                             name: "master", levels: 11, tiles: 18,
+                             settings: .init(tileSize: 254, overlap: 1, tileFormat: "jpeg", quality: quality, layout: "dz"))
+    }
+
+    static func manifest(_ lines: [(String, String)]) -> Data {
+        Data(lines.map { "\($0.1)  \($0.0)\n" }.joined().utf8)
+    }
+
+    @Test func tilesAreCountedPerLevelAndSettingsNamed() {
+        let old = Self.manifest([("data/document/master_files/9/0_0.jpeg", "01"), ("data/document/master_files/10/0_0.jpeg", "02"),
+                                 ("data/document/master_files/10/1_0.jpeg", "03")])
+        let new = Self.manifest([("data/document/master_files/9/0_0.jpeg", "01"), ("data/document/master_files/10/0_0.jpeg", "0f"),
+                                 ("data/document/master_files/10/2_0.jpeg", "04")])
+        let changes = DocumentInput.diff(DiffSide(record: Self.record(), files: [:]),
+                                         DiffSide(record: Self.record(sha: "bb", quality: 90), files: [:]),
+                                         ManifestDelta(old: old, new: new))
+        #expect(changes.map(\.field) == ["master", "quality", "tiles"])
+        #expect(changes.last?.path == "level 10")
+        #expect(changes.last?.detail == "1 added, 1 removed, 1 changed")
+    }
+
+    static func bag(_ files: [String: Data]) -> BagView {
+        var contents = BagContents()
+        for (path, data) in files {
+            contents.files[path] = BagFile(path: path, size: Int64(data.count), digests: [:], data: data)
+        }
+        return BagView(contents: contents)
+    }
+
+    /// A 3 x 2 master with 2 px tiles: levels 0 (1 x 1), 1 (2 x 1) and 2 (3 x 2).
+    static let dzi = Data(#"<Image TileSize="2" Overlap="0" Format="jpeg"><Size Width="3" Height="2"/></Image>"#.utf8)
+    static let tiles = ["0/0_0", "1/0_0", "2/0_0", "2/1_0"].map { "data/document/m_files/\($0).jpeg" }
+
+    @Test func aDeepZoomPyramidHoldsEveryTileItImplies() {
+        var files = Dictionary(uniqueKeysWithValues: Self.tiles.map { ($0, Data()) })
+        files["data/document/m.dzi"] = Self.dzi
+        #expect(DocumentInput.verify(Self.record(width: 3, height: 2), in: Self.bag(files)).isEmpty)
+
+        files["data/document/m_files/2/1_0.jpeg"] = nil
+        files["data/document/m_files/2/9_9.jpeg"] = Data()
+        let problems = DocumentInput.verify(Self.record(width: 3, height: 2), in: Self.bag(files))
+        #expect(problems.map(\.path) == ["data/document/m_files/2/1_0.jpeg", "data/document/m_files/2/9_9.jpeg"])
+        #expect(problems.allSatisfy { $0.rule == "pyramid-complete" })
+    }
+
+    @Test func aDescriptorOfAnotherSizeIsNamed() {
+        var files = Dictionary(uniqueKeysWithValues: Self.tiles.map { ($0, Data()) })
+        files["data/document/m.dzi"] = Self.dzi
+        let problems = DocumentInput.verify(Self.record(width: 30, height: 2), in: Self.bag(files))
+        #expect(problems.map(\.rule) == ["pyramid-dzi"])
+    }
+}
+
+/// The category input's verify stage, in process.
+@Suite struct CategoriesStagesTests {
+    @Test func iconsMatchTheList() {
+        let list = JSON.encode([CategoryEntry(number: 1, name: "Key", filter: nil), CategoryEntry(number: 2, name: "All", filter: "all")])
+        #expect(String(decoding: list, as: UTF8.self).contains(#""filter" : null"#), "a category with no filter says so")
+        var files = ["data/categories.json": list, "data/categories/1.png": Data(), "data/categories/2.png": Data()]
+        #expect(CategoriesInput.verify(nil, in: DocumentStagesTests.bag(files)).isEmpty)
+        files["data/categories/2.png"] = nil
+        files["data/categories/3.png"] = Data()
+        let problems = CategoriesInput.verify(nil, in: DocumentStagesTests.bag(files))
+        #expect(problems.map(\.path) == ["data/categories/2.png", "data/categories/3.png"])
+    }
+}
