@@ -41,7 +41,14 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // Little CMS, which libvips converts colour with: read here only to
+        // name and validate an embedded ICC profile before any pixel is read.
+        .systemLibrary(
+            name: "CLCMS2",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
+        ),
+        .target(name: "CVipsShim", dependencies: ["CVips", "CLCMS2"]),
 
         // The Swift face of libvips: load, inspect, resize, tile.
         .target(name: "Imaging", dependencies: ["CVipsShim"]),

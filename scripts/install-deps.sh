@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what mcpack needs to build and test, and only what is missing:
-# the C libraries (libvips, libarchive, OpenSSL, zlib) with pkg-config, and for
-# the tests bagit.py (PyPI's bagit) and zstd. Debian/Ubuntu through apt,
+# the C libraries (libvips, Little CMS, libarchive, OpenSSL, zlib) with
+# pkg-config, and for the tests bagit.py (PyPI's bagit), zstd and a free
+# Adobe RGB compatible colour profile. Debian/Ubuntu through apt,
 # macOS through Homebrew. The Swift toolchain itself is not installed here.
 set -euo pipefail
 
@@ -24,8 +25,11 @@ Linux)
   pkgcheck libarchive || missing+=(libarchive-dev)
   pkgcheck libcrypto || missing+=(libssl-dev)
   pkgcheck zlib || missing+=(zlib1g-dev)
+  pkgcheck lcms2 || missing+=(liblcms2-dev)
   if [ $want_tests = 1 ]; then
     command -v zstd >/dev/null 2>&1 || missing+=(zstd)
+    # An Adobe RGB (1998) compatible profile, for the colour tests.
+    [ -f /usr/share/color/icc/compatibleWithAdobeRGB1998.icc ] || missing+=(icc-profiles-free)
     if ! command -v python3 >/dev/null 2>&1; then
       missing+=(python3 python3-pip)
     elif ! command -v bagit.py >/dev/null 2>&1 && ! python3 -m pip --version >/dev/null 2>&1; then
@@ -41,7 +45,7 @@ Linux)
   fi
   ;;
 Darwin)
-  for formula in pkg-config vips libarchive openssl@3; do
+  for formula in pkg-config vips little-cms2 libarchive openssl@3; do
     brew list --versions "$formula" >/dev/null 2>&1 || { say "brew install $formula"; brew install "$formula"; }
   done
   if [ $want_tests = 1 ]; then

@@ -1,4 +1,5 @@
 #include "mcvips.h"
+#include <lcms2.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -58,12 +59,16 @@ VipsImage *mcvips_new_solid(int width, int height, int bands, const double *ink)
         return NULL;
     }
     g_object_unref(black);
-    if (vips_cast_uchar(lit, &out, NULL)) {
+    VipsImage *cast = NULL;
+    if (vips_cast_uchar(lit, &cast, NULL)) {
         g_object_unref(lit);
         return NULL;
     }
     g_object_unref(lit);
-    return out;
+    /* Said to be sRGB (or grey), as a file of it would be read back. */
+    int result = vips_copy(cast, &out, "interpretation", bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W, NULL);
+    g_object_unref(cast);
+    return result ? NULL : out;
 }
 
 VipsImage *mcvips_new_noise(int width, int height, int bands, int seed) {
@@ -254,4 +259,133 @@ VipsImage *mcvips_difference_image(VipsImage *a, VipsImage *b) {
     }
     g_object_unref(scope);
     return out;
+}
+
+int mcvips_orientation(VipsImage *image) {
+    int orientation = 1;
+    if (vips_image_get_typeof(image, VIPS_META_ORIENTATION) &&
+        vips_image_get_int(image, VIPS_META_ORIENTATION, &orientation))
+        return 1;
+    return orientation >= 1 && orientation <= 8 ? orientation : 1;
+}
+
+VipsImage *mcvips_autorot(VipsImage *in) {
+    VipsImage *out = NULL;
+    if (vips_autorot(in, &out, NULL))
+        return NULL;
+    return out;
+}
+
+int mcvips_icc_profile(VipsImage *image, char *description, size_t size, char *space) {
+    const void *data = NULL;
+    size_t length = 0;
+    description[0] = '\0';
+    *space = '?';
+    if (!vips_image_get_typeof(image, VIPS_META_ICC_NAME))
+        return 0;
+    if (vips_image_get_blob(image, VIPS_META_ICC_NAME, &data, &length) || length == 0)
+        return -1;
+    cmsHPROFILE profile = cmsOpenProfileFromMem(data, (cmsUInt32Number) length);
+    if (!profile)
+        return -1;
+    cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", description, (cmsUInt32Number) size);
+    if (description[0] == '\0')
+        cmsGetProfileInfoASCII(profile, cmsInfoDescription, cmsNoLanguage, cmsNoCountry, description, (cmsUInt32Number) size);
+    switch (cmsGetColorSpace(profile)) {
+    case cmsSigRgbData: *space = 'R'; break;
+    case cmsSigCmykData: *space = 'C'; break;
+    case cmsSigGrayData: *space = 'G'; break;
+    case cmsSigLabData: *space = 'L'; break;
+    default: break;
+    }
+    cmsCloseProfile(profile);
+    return 1;
+}
+
+VipsImage *mcvips_to_srgb8(VipsImage *in, int embedded, const char *input_profile, int intent) {
+    VipsObject *scope = VIPS_OBJECT(vips_image_new());
+    VipsImage **t = (VipsImage **) vips_object_local_array(scope, 4);
+    VipsImage *out = NULL;
+    VipsImage *colour = in;
+    /* The ICC path keeps extra (alpha) bands at the input's depth: scale
+     * them to 8 bits beside the converted colour. */
+    int alpha = vips_image_hasalpha(in);
+    int colour_bands = in->Bands - (alpha ? 1 : 0);
+    if ((embedded || input_profile) && alpha) {
+        if (vips_extract_band(in, &t[0], 0, "n", colour_bands, NULL))
+            goto done;
+        colour = t[0];
+    }
+    if (embedded) {
+        if (vips_icc_transform(colour, &t[1], "srgb", "embedded", TRUE, "intent", intent, "depth", 8, NULL))
+            goto done;
+    } else if (input_profile) {
+        if (vips_icc_transform(colour, &t[1], "srgb", "input_profile", input_profile, "intent", intent, "depth", 8, NULL))
+            goto done;
+    } else {
+        VipsInterpretation target = (in->Type == VIPS_INTERPRETATION_B_W || in->Type == VIPS_INTERPRETATION_GREY16)
+            ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+        if (vips_colourspace(in, &t[1], target, NULL) || vips_cast_uchar(t[1], &out, NULL))
+            goto done;
+        goto done;
+    }
+    if (alpha) {
+        /* Alpha at 16 bits (or float 0-1) to 0-255, as colourspace would. */
+        double scale = in->BandFmt == VIPS_FORMAT_USHORT ? 1.0 / 257.0
+            : (in->BandFmt == VIPS_FORMAT_FLOAT || in->BandFmt == VIPS_FORMAT_DOUBLE) ? 255.0 : 1.0;
+        if (vips_extract_band(in, &t[2], colour_bands, "n", 1, NULL) ||
+            vips_linear1(t[2], &t[3], scale, 0.0, "uchar", TRUE, NULL) ||
+            vips_bandjoin2(t[1], t[3], &out, NULL))
+            out = NULL;
+    } else {
+        out = t[1];
+        g_object_ref(out);
+    }
+done:
+    g_object_unref(scope);
+    return out;
+}
+
+VipsImage *mcvips_icc_export(VipsImage *in, const char *profile, int depth) {
+    VipsImage *out = NULL;
+    if (vips_icc_transform(in, &out, profile, "input_profile", "srgb", "embedded", FALSE, "depth", depth,
+                           "intent", VIPS_INTENT_RELATIVE, NULL))
+        return NULL;
+    return out;
+}
+
+VipsImage *mcvips_rotate(VipsImage *in, int quarters) {
+    static const VipsAngle angles[4] = {VIPS_ANGLE_D0, VIPS_ANGLE_D90, VIPS_ANGLE_D180, VIPS_ANGLE_D270};
+    VipsImage *out = NULL;
+    if (vips_rot(in, &out, angles[((quarters % 4) + 4) % 4], NULL))
+        return NULL;
+    return out;
+}
+
+VipsImage *mcvips_with_orientation(VipsImage *in, int orientation) {
+    VipsImage *out = NULL;
+    if (vips_copy(in, &out, NULL))
+        return NULL;
+    vips_image_set_int(out, VIPS_META_ORIENTATION, orientation);
+    return out;
+}
+
+VipsImage *mcvips_colourspace(VipsImage *in, int interpretation) {
+    VipsImage *out = NULL;
+    if (vips_colourspace(in, &out, (VipsInterpretation) interpretation, NULL))
+        return NULL;
+    return out;
+}
+
+int mcvips_write_file_keeping_metadata(VipsImage *image, const char *path) {
+    return vips_image_write_to_file(image, path, NULL);
+}
+
+int mcvips_band_mean(VipsImage *image, int band, double *mean) {
+    VipsImage *one = NULL;
+    if (vips_extract_band(image, &one, band, NULL))
+        return -1;
+    int result = vips_avg(one, mean, NULL);
+    g_object_unref(one);
+    return result;
 }

@@ -84,12 +84,11 @@ public enum TilePyramid {
         init(_ report: @escaping (Int, Int) -> Void) { self.report = report }
     }
 
-    /// Tiles `master` into `folder/name...`. The master is read
-    /// sequentially, so memory grows with its width, not its area.
-    /// `progress` receives percent done and seconds left.
-    public static func write(master path: String, to folder: URL, name: String, settings: PyramidSettings,
+    /// Tiles `image` into `folder/name...`. Open it sequentially where it
+    /// can be, so memory grows with its width, not its area. `progress`
+    /// receives percent done and seconds left.
+    public static func write(_ image: Image, to folder: URL, name: String, settings: PyramidSettings,
                              progress: ((Int, Int) -> Void)? = nil) throws {
-        let image = try Image(contentsOf: path, sequential: true)
         let base = folder.appendingPathComponent(name).path
         let box = progress.map(ProgressBox.init)
         let callback: mcvips_progress_fn? = box == nil ? nil : { context, percent, eta in
@@ -100,7 +99,7 @@ public enum TilePyramid {
             mcvips_dzsave(image.pointer, base, Int32(settings.tileSize), Int32(settings.overlap), settings.saveSuffix,
                           settings.layout == .iiif3 ? 1 : 0, name, callback, context)
         }
-        guard result == 0 else { throw ImagingError("cannot tile \(path)") }
+        guard result == 0 else { throw ImagingError("cannot tile the image") }
     }
 }
 

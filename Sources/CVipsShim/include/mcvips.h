@@ -85,4 +85,45 @@ int mcvips_compare(VipsImage *a, VipsImage *b, int *same_size, double *changed, 
 /// per band, brightened four times, as 8-bit sRGB without alpha.
 VipsImage *mcvips_difference_image(VipsImage *a, VipsImage *b);
 
+/// The EXIF orientation (1-8) the file declares, 1 when none.
+int mcvips_orientation(VipsImage *image);
+
+/// The image turned as its EXIF orientation says, the tag removed.
+VipsImage *mcvips_autorot(VipsImage *in);
+
+/// Reads the ICC profile embedded in `image`, if any: 0 when there is
+/// none, 1 when it is usable (its description, up to `size` bytes, is put
+/// in `description`, and its colour space in `space`: 'R' RGB, 'C' CMYK,
+/// 'G' grey, 'L' Lab, '?' other), -1 when it cannot be read as a profile.
+int mcvips_icc_profile(VipsImage *image, char *description, size_t size, char *space);
+
+/// 8-bit sRGB (or 8-bit grey, for a grey image with no profile), alpha kept
+/// and scaled to 8 bits. With `embedded`, from the embedded profile; else
+/// from `input_profile` when given (a file, or libvips's built-in "cmyk");
+/// else by libvips's colourspace conversion, which scales 16-bit and float
+/// values rather than truncating them. `intent` is a VipsIntent.
+VipsImage *mcvips_to_srgb8(VipsImage *in, int embedded, const char *input_profile, int intent);
+
+/// `in` (untagged sRGB) converted to `profile` (a file, or "srgb", "p3",
+/// "cmyk"), the profile embedded, at `depth` bits. For making test pictures
+/// as photographers and designers deliver them.
+VipsImage *mcvips_icc_export(VipsImage *in, const char *profile, int depth);
+
+/// Rotated clockwise by `quarters` quarter turns.
+VipsImage *mcvips_rotate(VipsImage *in, int quarters);
+
+/// A copy with the EXIF orientation tag set (pixels untouched).
+VipsImage *mcvips_with_orientation(VipsImage *in, int orientation);
+
+/// Converted to another colour space (a VipsInterpretation): e.g. RGB16
+/// scales 8-bit to 16-bit values, B_W makes grey.
+VipsImage *mcvips_colourspace(VipsImage *in, int interpretation);
+
+/// Writes a file in the format its suffix names, keeping its metadata
+/// (profile, orientation).
+int mcvips_write_file_keeping_metadata(VipsImage *image, const char *path);
+
+/// The mean of one band over every pixel. Returns 0 on success.
+int mcvips_band_mean(VipsImage *image, int band, double *mean);
+
 #endif

@@ -85,6 +85,11 @@ struct NoNeeds: InputFact {}
 struct MasterSize: InputFact, Codable, Equatable {
     var width: Int
     var height: Int
+    /// How a message names the size when the file stores the picture
+    /// turned (" as displayed; its file stores it ..."), else "".
+    var note = ""
+
+    enum CodingKeys: String, CodingKey { case width, height }
 }
 
 /// The clause file as read, also when it has mistakes, so that the category

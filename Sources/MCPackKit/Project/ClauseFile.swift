@@ -164,7 +164,7 @@ extension ClauseFile {
                 t.error("overlays", "\(label) \(v): x and y must not be negative")
                 ok = false
             } else if let master, rect.x + rect.width > master.width || rect.y + rect.height > master.height {
-                t.error("overlays", "\(label) \(v) reaches (\(rect.x + rect.width), \(rect.y + rect.height)), outside the \(master.width) x \(master.height) master image")
+                t.error("overlays", "\(label) \(v) reaches (\(rect.x + rect.width), \(rect.y + rect.height)), outside the \(master.width) x \(master.height) master image\(master.note)")
                 ok = false
             }
             rects.append(rect)

@@ -21,7 +21,9 @@ enum CategoriesInput: BundleInput {
 
     struct Plan: InputPlan {
         var folder: String
+        /// The bytes to ship: the file's own, or the PNG of it converted.
         var icons: [(number: Int, data: Data, source: SourceFile)]
+        var converted: [ConvertedIcon]
         var categories: [Category]
         var size: (width: Int, height: Int)
         var sources: [SourceRef] { icons.map { .read($0.source) } }
@@ -32,6 +34,15 @@ enum CategoriesInput: BundleInput {
         var count: Int
         var width: Int
         var height: Int
+        /// The icons that were not 8-bit sRGB and upright, and what was done
+        /// to them; the others ship byte for byte. Absent in bundles made
+        /// before mcpack converted colour.
+        var converted: [ConvertedIcon]?
+    }
+
+    struct ConvertedIcon: Codable, Sendable, Equatable {
+        var number: Int
+        var picture: PictureImport.Record
     }
 
     static func settings(_ t: TableReader, paths: ProjectPaths) -> Settings? {
@@ -84,31 +95,36 @@ enum CategoriesInput: BundleInput {
         }
 
         var icons: [(number: Int, data: Data, source: SourceFile)] = []
+        var converted: [ConvertedIcon] = []
         var size: (Int, Int)?
         for number in numbered.keys.sorted() {
             let path = "\(folder)/\(number).png"
             guard let (data, source) = env.read(path) else { ok = false; continue }
-            guard let side = check(data, path: path, env: env) else { ok = false; continue }
+            guard let (side, shipped, picture) = check(data, path: path, env: env) else { ok = false; continue }
             if let size, size != side {
                 env.problem(path, "is \(side.0) x \(side.1) px; the other icons are \(size.0) x \(size.1) px; all category icons must be one size")
                 ok = false
             }
             size = size ?? side
-            icons.append((number, data, source))
+            icons.append((number, shipped, source))
+            if let picture { converted.append(ConvertedIcon(number: number, picture: picture)) }
         }
         guard ok, let clauses, let size else { return .failed }
-        return Checked(plan: Plan(folder: folder, icons: icons, categories: clauses.file.categories, size: size))
+        return Checked(plan: Plan(folder: folder, icons: icons, converted: converted, categories: clauses.file.categories, size: size))
     }
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
         var payload = plan.icons.map { PayloadFile(path: "categories/\($0.number).png", bytes: $0.data) }
         let list = plan.categories.sorted { $0.icon < $1.icon }.map { CategoryEntry(number: $0.icon, name: $0.name, filter: $0.filter) }
         payload.append(PayloadFile(path: "categories.json", bytes: JSON.encode(list)))
-        return Made(payload: payload, record: Record(folder: plan.folder, count: plan.icons.count, width: plan.size.width, height: plan.size.height))
+        return Made(payload: payload, record: Record(folder: plan.folder, count: plan.icons.count, width: plan.size.width,
+                                                     height: plan.size.height, converted: plan.converted))
     }
 
-    /// Decodes one icon fully; returns its size, or nil after saying why not.
-    private static func check(_ data: Data, path: String, env: CheckEnvironment) -> (Int, Int)? {
+    /// Decodes one icon fully; returns its size as displayed and the bytes
+    /// to ship (its own, or a PNG of it in sRGB with what was done), or nil
+    /// after saying why not.
+    private static func check(_ data: Data, path: String, env: CheckEnvironment) -> ((Int, Int), Data, PictureImport.Record?)? {
         if let problem = ImageFileCheck.problem(in: data) {
             env.problem(path, problem)
             return nil
@@ -124,12 +140,13 @@ enum CategoriesInput: BundleInput {
             env.problem(path, "is \(image.format ?? "not an image") data, not PNG; save it as PNG with transparency")
             return nil
         }
-        guard image.width == image.height else {
-            env.problem(path, "is \(image.width) x \(image.height) px; category icons must be square")
+        guard let picture = PictureImport.check(image, path: path, env: env) else { return nil }
+        guard picture.width == picture.height else {
+            env.problem(path, "is \(picture.width) x \(picture.height) px\(picture.sizeNote); category icons must be square")
             return nil
         }
-        guard image.width <= maxSide else {
-            env.problem(path, "is \(image.width) x \(image.height) px; category icons must be at most \(maxSide) px")
+        guard picture.width <= maxSide else {
+            env.problem(path, "is \(picture.width) x \(picture.height) px; category icons must be at most \(maxSide) px")
             return nil
         }
         guard image.hasAlpha else {
@@ -142,7 +159,14 @@ enum CategoriesInput: BundleInput {
             env.problem(path, "damaged PNG: \(error)")
             return nil
         }
-        return (image.width, image.height)
+        if picture.unchanged { return ((picture.width, picture.height), data, nil) }
+        do {
+            let (converted, record) = try PictureImport.converted(image, picture)
+            return ((picture.width, picture.height), try converted.pngData(), record)
+        } catch {
+            env.problem(path, "cannot be converted to sRGB: \(error)")
+            return nil
+        }
     }
 }
 

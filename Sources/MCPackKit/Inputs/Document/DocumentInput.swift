@@ -19,12 +19,15 @@ enum DocumentInput: BundleInput {
         var tileFormat: String
         var quality: Int
         var layout: String
+        /// `#RRGGBB` to flatten a master with alpha onto; nil refuses alpha.
+        var background: String?
     }
 
     struct Plan: InputPlan {
         var settings: Settings
         var format: String
         var size: MasterSize
+        var picture: PictureImport.Checked
         var sources: [SourceRef] { [.large(path: settings.image)] }
     }
 
@@ -51,6 +54,9 @@ enum DocumentInput: BundleInput {
         var levels: Int
         var tiles: Int
         var settings: PyramidSettings
+        /// What the master file was and what was done to it; absent in
+        /// bundles made before mcpack converted colour.
+        var picture: PictureImport.Record?
     }
 
     static func settings(_ t: TableReader, paths: ProjectPaths) -> Settings? {
@@ -60,12 +66,17 @@ enum DocumentInput: BundleInput {
         let tileFormat = t.choice("tile_format", of: ["jpeg", "png", "webp"], required: false) ?? "jpeg"
         let quality = t.int("quality", in: 1...100, required: false) ?? 85
         let layout = t.choice("layout", of: ["dz", "iiif3"], required: false) ?? "dz"
+        let background = t.string("background", required: false) ?? "#FFFFFF"
+        if background != "none", background.range(of: "^#[0-9A-Fa-f]{6}$", options: .regularExpression) == nil {
+            t.error("background", "\"\(background)\" is not a colour; expected #RRGGBB (e.g. \"#FFFFFF\", the default) or \"none\" to refuse a master with alpha")
+        }
         if overlap * 2 >= tileSize {
             t.error("overlap", "an overlap of \(overlap) px leaves no tile content with tile_size \(tileSize); use an overlap under half the tile size")
         }
-        t.rejectUnknownKeys(known: ["image", "tile_size", "overlap", "tile_format", "quality", "layout"])
+        t.rejectUnknownKeys(known: ["image", "tile_size", "overlap", "tile_format", "quality", "layout", "background"])
         guard let image else { return nil }
-        return Settings(image: image, tileSize: tileSize, overlap: overlap, tileFormat: tileFormat, quality: quality, layout: layout)
+        return Settings(image: image, tileSize: tileSize, overlap: overlap, tileFormat: tileFormat, quality: quality, layout: layout,
+                        background: background == "none" ? nil : background)
     }
 
     static func check(_ settings: Settings, needs: NoNeeds?, in env: CheckEnvironment) -> Checked<Plan> {
@@ -87,8 +98,13 @@ enum DocumentInput: BundleInput {
             env.problem(settings.image, "is \(image.format ?? "an unknown format"); the master must be TIFF, PNG or JPEG")
             return .failed
         }
-        let size = MasterSize(width: image.width, height: image.height)
-        return Checked(plan: Plan(settings: settings, format: format, size: size), facts: [size])
+        guard let picture = PictureImport.check(image, path: settings.image, env: env) else { return .failed }
+        if picture.facts.hasAlpha && settings.background == nil {
+            env.problem(settings.image, "has an alpha channel, which tiles cannot show; remove it, or set [document] background = \"#RRGGBB\" in \(env.project.configDisplayPath) to flatten it onto that colour (white when the key is left out)")
+            return .failed
+        }
+        let size = MasterSize(width: picture.width, height: picture.height, note: picture.sizeNote)
+        return Checked(plan: Plan(settings: settings, format: format, size: size, picture: picture), facts: [size])
     }
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
@@ -99,16 +115,27 @@ enum DocumentInput: BundleInput {
             tileSize: settings.tileSize, overlap: settings.overlap, format: settings.tileFormat,
             quality: settings.quality, layout: settings.layout == "iiif3" ? .iiif3 : .deepZoom)
         let geometry = DeepZoomGeometry(width: plan.size.width, height: plan.size.height, tileSize: settings.tileSize, overlap: settings.overlap)
+        var colour = PictureImport.Record(colourSpace: "", profile: nil, bits: 8, orientation: 1, conversions: [], assumedProfile: false)
         let key = WorkCache.key([source.sha256, name, "\(pyramid.tileSize)", "\(pyramid.overlap)", pyramid.format,
-                                 "\(pyramid.quality)", pyramid.layout.rawValue])
+                                 "\(pyramid.quality)", pyramid.layout.rawValue, "colour-1", settings.background ?? "-"])
         let entry: WorkCache.Entry
         do {
+            // Turning or flipping needs rows out of order: then libvips reads
+            // the master whole, through a temporary file on disk if it is large.
+            let master = try Image(contentsOf: env.project.url(settings.image).path, sequential: plan.picture.facts.orientation == 1)
+            var (image, record) = try PictureImport.converted(master, plan.picture)
+            if image.hasAlpha, let background = settings.background {
+                let (r, g, b) = IconsInput.rgb(background)
+                image = try image.flattened(red: r, green: g, blue: b)
+                record.conversions.append("alpha flattened onto \(background)")
+            }
+            colour = record
             let started = Date()
             let total = geometry.totalTiles
             // libvips stamps vips-properties.xml with the date of tiling: it must not ship.
             entry = try env.cache("tiles").entry(key, damage: { env.report(.note($0)) },
                                                  leaveOut: { $0.hasSuffix("vips-properties.xml") }) { folder in
-                try TilePyramid.write(master: env.project.url(settings.image).path, to: folder, name: name, settings: pyramid) { percent, eta in
+                try TilePyramid.write(image, to: folder, name: name, settings: pyramid) { percent, eta in
                     env.report(.tiling(percent: percent, secondsLeft: eta, tiles: total, elapsed: Date().timeIntervalSince(started)))
                 }
             }
@@ -121,7 +148,8 @@ enum DocumentInput: BundleInput {
             width: plan.size.width, height: plan.size.height, name: name,
             levels: geometry.maxLevel + 1, tiles: tiles,
             settings: .init(tileSize: settings.tileSize, overlap: settings.overlap, tileFormat: settings.tileFormat,
-                            quality: settings.quality, layout: settings.layout))
+                            quality: settings.quality, layout: settings.layout),
+            picture: colour)
         return Made(payload: entry.payload(under: "document/"), record: record, cached: entry.reused)
     }
 

@@ -21,8 +21,10 @@ enum IconsInput: BundleInput {
 
     struct Plan: InputPlan {
         var settings: Settings
-        /// The master, flattened when it had alpha and a background was set.
+        /// The master upright in sRGB, flattened when it had alpha and a
+        /// background was set.
         var image: Image
+        var picture: PictureImport.Record
         var source: SourceFile
         var sources: [SourceRef] { [.read(source)] }
     }
@@ -39,8 +41,11 @@ enum IconsInput: BundleInput {
         var idioms: [String]
         var flattenedOnto: String?
         var icons: [Icon]
+        /// What the master file was and what was done to it; absent in
+        /// bundles made before mcpack converted colour.
+        var picture: PictureImport.Record?
 
-        enum CodingKeys: String, CodingKey { case master, sha256, idioms, flattenedOnto = "flattened_onto", icons }
+        enum CodingKeys: String, CodingKey { case master, sha256, idioms, flattenedOnto = "flattened_onto", icons, picture }
 
         func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -50,6 +55,7 @@ enum IconsInput: BundleInput {
             // null, not left out: a reader sees that no flattening was done.
             try container.encode(flattenedOnto, forKey: .flattenedOnto)
             try container.encode(icons, forKey: .icons)
+            try container.encodeIfPresent(picture, forKey: .picture)
         }
     }
 
@@ -86,12 +92,20 @@ enum IconsInput: BundleInput {
             env.problem(settings.master, "is \(image.format ?? "not an image") data, not PNG; the icon master must be a 1024 x 1024 PNG")
             return .failed
         }
-        guard image.width == image.height else {
-            env.problem(settings.master, "is \(image.width) x \(image.height) px, not square; the icon master must be 1024 x 1024 (icons are never stretched)")
+        guard let picture = PictureImport.check(image, path: settings.master, env: env) else { return .failed }
+        guard picture.width == picture.height else {
+            env.problem(settings.master, "is \(picture.width) x \(picture.height) px\(picture.sizeNote), not square; the icon master must be 1024 x 1024 (icons are never stretched)")
             return .failed
         }
-        guard image.width == masterSide else {
-            env.problem(settings.master, "is \(image.width) x \(image.height) px; the icon master must be exactly 1024 x 1024")
+        guard picture.width == masterSide else {
+            env.problem(settings.master, "is \(picture.width) x \(picture.height) px\(picture.sizeNote); the icon master must be exactly 1024 x 1024")
+            return .failed
+        }
+        var record: PictureImport.Record
+        do {
+            (image, record) = try PictureImport.converted(image, picture)
+        } catch {
+            env.problem(settings.master, "cannot be converted to sRGB: \(error)")
             return .failed
         }
         if image.hasAlpha {
@@ -106,7 +120,7 @@ enum IconsInput: BundleInput {
             }
             image = flat
         }
-        return Checked(plan: Plan(settings: settings, image: image, source: source))
+        return Checked(plan: Plan(settings: settings, image: image, picture: record, source: source))
     }
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
@@ -114,7 +128,7 @@ enum IconsInput: BundleInput {
         let slots = IconSlot.slots(for: settings.idioms)
         let contents = AssetCatalogContents(
             images: slots.map { AssetCatalogContents.Image(filename: $0.filename, idiom: $0.idiom, scale: "\($0.scale)x", size: "\($0.points)x\($0.points)") })
-        let key = WorkCache.key([plan.source.sha256, settings.idioms.joined(separator: ","), settings.background ?? "-"])
+        let key = WorkCache.key([plan.source.sha256, settings.idioms.joined(separator: ","), settings.background ?? "-", "colour-1"])
         let entry: WorkCache.Entry
         do {
             entry = try env.cache("icons").entry(key, damage: { env.report(.note($0)) }) { folder in
@@ -133,7 +147,7 @@ enum IconsInput: BundleInput {
         }
         let record = Record(
             master: settings.master, sha256: plan.source.sha256, idioms: settings.idioms, flattenedOnto: settings.background,
-            icons: slots.map { Record.Icon(idiom: $0.idiom, file: $0.filename, pixels: $0.pixels) })
+            icons: slots.map { Record.Icon(idiom: $0.idiom, file: $0.filename, pixels: $0.pixels) }, picture: plan.picture)
         return Made(payload: entry.payload(under: "icons/"), record: record, cached: entry.reused)
     }
 

@@ -20,7 +20,9 @@ enum LaunchInput: BundleInput {
     }
 
     struct Layer: Sendable {
+        /// Upright, in sRGB.
         var image: Image
+        var picture: PictureImport.Record
         var source: SourceFile
     }
 
@@ -43,10 +45,15 @@ enum LaunchInput: BundleInput {
         /// The text layer's size in points, as the storyboard places it.
         var textPoints: [Int]
         var screens: [String]
+        /// What each layer's file was and what was done to it; absent in
+        /// bundles made before mcpack converted colour.
+        var backgroundPicture: PictureImport.Record?
+        var textPicture: PictureImport.Record?
 
         enum CodingKeys: String, CodingKey {
             case background, backgroundSHA256 = "background_sha256", text, textSHA256 = "text_sha256"
             case textPoints = "text_points", screens
+            case backgroundPicture = "background_picture", textPicture = "text_picture"
         }
     }
 
@@ -89,7 +96,7 @@ enum LaunchInput: BundleInput {
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
         let background = plan.background
-        let key = WorkCache.key([background.source.sha256, plan.text.source.sha256, "launch-1"])
+        let key = WorkCache.key([background.source.sha256, plan.text.source.sha256, "launch-1", "colour-1"])
         let entry: WorkCache.Entry
         do {
             entry = try env.cache("launch").entry(key, damage: { env.report(.note($0)) }) { folder in
@@ -114,7 +121,8 @@ enum LaunchInput: BundleInput {
             background: background.source.path, backgroundSHA256: background.source.sha256,
             text: plan.text.source.path, textSHA256: plan.text.source.sha256,
             textPoints: [points.width, points.height],
-            screens: allScreens.map { "\($0.width)x\($0.height)" })
+            screens: allScreens.map { "\($0.width)x\($0.height)" },
+            backgroundPicture: background.picture, textPicture: plan.text.picture)
         return Made(payload: payload, record: record, cached: entry.reused)
     }
 
@@ -132,7 +140,7 @@ enum LaunchInput: BundleInput {
             env.problem(path, problem)
             return nil
         }
-        let image: Image
+        var image: Image
         do {
             image = try Image(data: data)
             try image.decodeAll()
@@ -140,15 +148,24 @@ enum LaunchInput: BundleInput {
             env.problem(path, "not a readable image (\(error)); launch layers are PNG or JPEG")
             return nil
         }
+        let format = image.format
+        guard let picture = PictureImport.check(image, path: path, env: env) else { return nil }
+        let record: PictureImport.Record
+        do {
+            (image, record) = try PictureImport.converted(image, picture)
+        } catch {
+            env.problem(path, "cannot be converted to sRGB: \(error)")
+            return nil
+        }
         if needsAlpha && !image.hasAlpha {
             env.problem(path, "has no alpha channel; the text layer is drawn over the background and needs a transparent background")
             return nil
         }
-        if needsAlpha && image.format != "png" {
-            env.problem(path, "is \(image.format ?? "unknown") data; the text layer must be a PNG with transparency")
+        if needsAlpha && format != "png" {
+            env.problem(path, "is \(format ?? "unknown") data; the text layer must be a PNG with transparency")
             return nil
         }
-        return Layer(image: image, source: source)
+        return Layer(image: image, picture: record, source: source)
     }
 
     private static func make(in folder: URL, background: Image, text: Image, textSize: (Int) -> (width: Int, height: Int), lanes: Int) throws {

@@ -1,0 +1,134 @@
+import Foundation
+import Imaging
+
+/// The one import step every picture input goes through (the master, the
+/// icon master, the launch layers, the category icons), so that every
+/// picture in an archive is 8-bit sRGB as a person sees it, whatever file
+/// the photographer or designer handed over:
+///
+/// - the EXIF orientation is applied first, so every size check, overlay
+///   and screen sees the picture upright;
+/// - an embedded ICC profile is honoured: the pixels are converted from it
+///   to sRGB with the relative colorimetric intent, which keeps every colour
+///   sRGB can show exactly as measured and clips only those it cannot (a
+///   scan of a document is judged by the colours it has, not made to look
+///   plausible as perceptual rendering would);
+/// - without a profile, RGB is taken as sRGB, CMYK is converted through
+///   libvips's built-in CMYK profile (and the record says so), Lab and
+///   float become sRGB, grey stays grey;
+/// - 16-bit and float values are scaled to 8 bits, not truncated.
+///
+/// What ships is untagged: iOS, browsers and IIIF viewers take untagged
+/// pictures as sRGB. A picture that is already 8-bit sRGB, upright and
+/// untagged goes through unchanged, byte for byte where it is shipped as is.
+enum PictureImport {
+    static let intent = RenderingIntent.relativeColorimetric
+
+    /// What bundle.json records of a picture input: what the file was, and
+    /// each conversion made.
+    struct Record: Codable, Sendable, Equatable {
+        /// libvips's name for the file's colour space ("srgb", "rgb16", "cmyk").
+        var colourSpace: String
+        /// The embedded profile's description; nil when there was none.
+        var profile: String?
+        var bits: Int
+        var orientation: Int
+        /// In words, in the order they were made; empty when none was needed.
+        var conversions: [String]
+        /// True when mcpack assumed a profile the file did not carry.
+        var assumedProfile: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case colourSpace = "colour_space", profile, bits, orientation, conversions, assumedProfile = "assumed_profile"
+        }
+    }
+
+    /// Colour spaces a picture can be converted from.
+    static let convertible: Set<String> = ["srgb", "rgb", "rgb16", "b-w", "grey16", "cmyk", "lab", "labs", "scrgb", "xyz", "lch", "cmc", "hsv", "yxy"]
+
+    /// A picture read and checked, ready to convert.
+    struct Checked: Sendable {
+        var facts: PictureFacts
+        /// Width and height as displayed (after the EXIF orientation).
+        var width: Int
+        var height: Int
+
+        /// How a size message names the orientation, when it matters.
+        var sizeNote: String {
+            guard facts.orientation != 1 else { return "" }
+            return " as displayed; its file stores it \(facts.turnsQuarter ? "turned a quarter" : "turned or mirrored"), EXIF orientation \(facts.orientation)"
+        }
+
+        /// Nothing to do: 8-bit sRGB or grey, no profile, upright.
+        var unchanged: Bool {
+            facts.orientation == 1 && facts.profile == nil && facts.bits == 8 && ["srgb", "b-w"].contains(facts.interpretation)
+        }
+    }
+
+    /// Reads what the picture is, and says what is wrong if it cannot be
+    /// converted (an unreadable profile, one of another colour space than
+    /// the pixels, a colour space with no conversion). Reads the header,
+    /// and converts one pixel to prove the profile is one libvips can use.
+    static func check(_ image: Image, path: String, env: CheckEnvironment) -> Checked? {
+        let facts = image.pictureFacts
+        if facts.profileUnreadable {
+            env.problem(path, "embeds an ICC colour profile that cannot be read (damaged, or not a profile); export the picture again with its profile, or as sRGB")
+            return nil
+        }
+        let colourBands = image.bands - (facts.hasAlpha ? 1 : 0)
+        let expected = ["cmyk": 4, "b-w": 1, "grey16": 1][facts.interpretation] ?? 3
+        guard convertible.contains(facts.interpretation), colourBands == expected else {
+            env.problem(path, "is in the \(facts.interpretation) colour space with \(image.bands) channels, which mcpack cannot convert to sRGB; export it as RGB, CMYK or greyscale")
+            return nil
+        }
+        if let profile = facts.profile {
+            let pixels = ["cmyk": "cmyk", "b-w": "grey", "grey16": "grey", "lab": "lab", "labs": "lab"][facts.interpretation] ?? "rgb"
+            guard profile.space == pixels else {
+                env.problem(path, "embeds the ICC profile \"\(profile.description)\", a \(profile.space) profile, but its pixels are \(pixels); export it again with a matching profile")
+                return nil
+            }
+        }
+        let checked = Checked(facts: facts, width: facts.turnsQuarter ? image.height : image.width,
+                              height: facts.turnsQuarter ? image.width : image.height)
+        if !checked.unchanged {
+            do {
+                try converted(image.cropped(left: 0, top: 0, width: 1, height: 1), checked).image.decodeAll()
+            } catch {
+                let named = facts.profile.map { " with its ICC profile \"\($0.description)\"" } ?? ""
+                env.problem(path, "cannot be converted to sRGB\(named): \(error)")
+                return nil
+            }
+        }
+        return checked
+    }
+
+    /// The picture upright in 8-bit sRGB, and the record of what was done.
+    /// Lazy: nothing is computed until the result is read.
+    static func converted(_ image: Image, _ checked: Checked) throws -> (image: Image, record: Record) {
+        let facts = checked.facts
+        var record = Record(colourSpace: facts.interpretation, profile: facts.profile?.description, bits: facts.bits,
+                            orientation: facts.orientation, conversions: [], assumedProfile: false)
+        var picture = image
+        if facts.orientation != 1 {
+            picture = try picture.autorotated()
+            record.conversions.append("turned upright (EXIF orientation \(facts.orientation))")
+        }
+        if let profile = facts.profile {
+            picture = try picture.srgb8(from: .embedded, intent: intent)
+            record.conversions.append("converted from its profile \"\(profile.description)\" to sRGB (relative colorimetric)")
+        } else if facts.interpretation == "cmyk" {
+            picture = try picture.srgb8(from: .assumed("cmyk"), intent: intent)
+            record.conversions.append("no profile: CMYK taken as libvips's built-in CMYK profile, converted to sRGB (relative colorimetric)")
+            record.assumedProfile = true
+        } else if facts.bits != 8 || !["srgb", "b-w"].contains(facts.interpretation) {
+            picture = try picture.srgb8(from: .colourspace)
+            if !["srgb", "rgb", "rgb16", "b-w", "grey16"].contains(facts.interpretation) {
+                record.conversions.append("converted from \(facts.interpretation) to sRGB")
+            }
+        }
+        if facts.bits != 8 {
+            record.conversions.append("\(facts.bits) bits per channel scaled to 8")
+        }
+        return (picture, record)
+    }
+}
