@@ -52,7 +52,6 @@ demo: build
 
 bench: build
 	bash scripts/bench.sh
-	bash scripts/bench-verify-diff.sh
 
 fuzz: build
 	bash scripts/fuzz.sh

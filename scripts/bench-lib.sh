@@ -1,16 +1,5 @@
-# Shared by scripts/bench.sh, scripts/bench-verify-diff.sh and
-# scripts/crash-safety.sh. Only definitions: the caller defines say and die
+# Shared by scripts/bench.sh and scripts/crash-safety.sh. Only definitions: the caller defines say and die
 # and sets the variables each function names.
-
-# --- timings: fields of /usr/bin/time -v's report in $logs/NAME.time ------
-wall_seconds() {
-  sed -n 's/^[[:space:]]*Elapsed (wall clock) time.*): //p' "$logs/$1.time" \
-    | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f", s }'
-}
-rss_mb() {
-  sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$logs/$1.time" \
-    | awk '{ printf "%.1f", $1 / 1024 }'
-}
 
 # --- tools ----------------------------------------------------------------
 
@@ -34,6 +23,25 @@ apt_install() {
     apt_updated=1
   fi
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# need COMMAND PACKAGE [FORMULA]: installs Debian's PACKAGE (Homebrew's
+# FORMULA on macOS) when COMMAND is not on PATH, or says how to.
+need() {
+  command -v "$1" >/dev/null 2>&1 && return
+  if [ "$(uname -s)" = Darwin ]; then
+    command -v brew >/dev/null 2>&1 || die "$1 is missing: install it with Homebrew (brew install ${3:-$2})"
+    say "installing ${3:-$2} with Homebrew"
+    brew install "${3:-$2}"
+  elif ! command -v apt-get >/dev/null 2>&1; then
+    die "$1 is missing: install the package that has it ($2 on Debian), then run again"
+  elif [ "$(id -u)" -ne 0 ] && ! sudo -n true 2>/dev/null; then
+    die "$1 is missing: run 'sudo apt-get install $2' (this script is not root and sudo asks for a password)"
+  else
+    apt_install "$2"
+  fi
+  hash -r
+  command -v "$1" >/dev/null 2>&1 || die "$1 is still missing after installing ${3:-$2}"
 }
 
 # --- the benchmark master ---------------------------------------------------
@@ -87,28 +95,19 @@ generate_master() {
 
 
 # ensure_master: makes $master once, with the stamp $stamp beside it
-# (generator version, size, sha256, bytes, seconds, peak RSS); a master
-# made by another generator version is made again. Uses width, height,
-# cache, logs, master and stamp.
+# (generator version, size, sha256, bytes); a master made by another
+# generator version is made again. Uses width, height, cache, master, stamp.
 ensure_master() {
   if [ -f "$master" ] && [ -f "$stamp" ] && [ "$(stamp_field generator)" = "$generator_version" ]; then
     say "master $master already made (stamp $stamp)"
-  else
-    say "making the ${width} x ${height} master (once; kept in bench/cache/)"
-    export width height cache master stamp fontfile
-    /usr/bin/time -v -o "$logs/generate.time" \
-      bash -c "set -euo pipefail; $(declare -f generate_master); generate_master" \
-      || { cat "$logs/generate.time" >&2; die "making the master failed"; }
-    {
-      echo "generator=$generator_version"
-      echo "size=${width}x${height}"
-      echo "sha256=$(sha256sum "$master" | cut -d' ' -f1)"
-      echo "bytes=$(stat -c %s "$master")"
-      echo "seconds=$(wall_seconds generate)"
-      echo "peak_rss_kb=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$logs/generate.time")"
-    } >"$stamp.tmp"
-    mv "$stamp.tmp" "$stamp"
+    return
   fi
+  say "making the ${width} x ${height} master (once; kept in bench/cache/)"
+  export width height cache master stamp fontfile
+  bash -c "set -euo pipefail; $(declare -f generate_master); generate_master" || die "making the master failed"
+  printf 'generator=%s\nsize=%sx%s\nsha256=%s\nbytes=%s\n' "$generator_version" "$width" "$height" \
+    "$(sha256sum "$master" | cut -d' ' -f1)" "$(wc -c <"$master" | tr -d ' ')" >"$stamp.tmp"
+  mv "$stamp.tmp" "$stamp"
 }
 
 # --- the benchmark project --------------------------------------------------
