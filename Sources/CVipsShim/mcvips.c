@@ -220,10 +220,11 @@ static VipsImage *rgba8(VipsImage *in, VipsObject *scope) {
     return t[2];
 }
 
-int mcvips_compare(VipsImage *a, VipsImage *b, int *same_size, double *changed, double *mean) {
+int mcvips_compare(VipsImage *a, VipsImage *b, int *same_size, double *changed, double *mean, double *largest) {
     *same_size = a->Xsize == b->Xsize && a->Ysize == b->Ysize;
     *changed = 0;
     *mean = 0;
+    *largest = 0;
     if (!*same_size)
         return 0;
     VipsObject *scope = VIPS_OBJECT(vips_image_new());
@@ -234,6 +235,7 @@ int mcvips_compare(VipsImage *a, VipsImage *b, int *same_size, double *changed, 
         && !vips_subtract(x, y, &t[0], NULL)
         && !vips_abs(t[0], &t[1], NULL)
         && !vips_avg(t[1], mean, NULL)
+        && !vips_max(t[1], largest, NULL)
         && !vips_bandbool(t[1], &t[2], VIPS_OPERATION_BOOLEAN_OR, NULL)
         && !vips_relational_const1(t[2], &t[3], VIPS_OPERATION_RELATIONAL_MORE, 0.0, NULL)
         && !vips_avg(t[3], changed, NULL)) {

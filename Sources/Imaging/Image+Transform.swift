@@ -111,6 +111,8 @@ public struct PixelDifference: Sendable, Equatable {
     public var changedFraction: Double
     /// The mean absolute difference per band, 0...255.
     public var meanDifference: Double
+    /// The largest difference of any band of any pixel, 0...255.
+    public var largestDifference: Double = 255
 
     public var identical: Bool { sameSize && changedFraction == 0 }
 }
@@ -122,11 +124,12 @@ extension Image {
         var sameSize: Int32 = 0
         var changed = 0.0
         var mean = 0.0
-        guard mcvips_compare(pointer, other.pointer, &sameSize, &changed, &mean) == 0 else {
+        var largest = 0.0
+        guard mcvips_compare(pointer, other.pointer, &sameSize, &changed, &mean, &largest) == 0 else {
             throw ImagingError("cannot compare the images")
         }
         return sameSize == 0 ? PixelDifference(sameSize: false, changedFraction: 1, meanDifference: 255)
-            : PixelDifference(sameSize: true, changedFraction: changed, meanDifference: mean)
+            : PixelDifference(sameSize: true, changedFraction: changed, meanDifference: mean, largestDifference: largest)
     }
 }
 

@@ -78,8 +78,9 @@ VipsImage *mcvips_srgb(VipsImage *in);
 /// Compares two images pixel by pixel, after converting both to 8-bit sRGB
 /// with alpha. Sets *same_size to 0 if their sizes differ (nothing else is
 /// computed then); otherwise *changed to the fraction of pixels that differ
-/// in any band and *mean to the mean absolute difference (0...255).
-int mcvips_compare(VipsImage *a, VipsImage *b, int *same_size, double *changed, double *mean);
+/// in any band, *mean to the mean absolute difference (0...255) and
+/// *largest to the largest difference of any band.
+int mcvips_compare(VipsImage *a, VipsImage *b, int *same_size, double *changed, double *mean, double *largest);
 
 /// A picture of where two same-size images differ: the absolute difference
 /// per band, brightened four times, as 8-bit sRGB without alpha.

@@ -200,13 +200,22 @@ public enum Drift {
         }
         var item = DriftItem(asset: asset.path, copy: copy.path, status: .drifted, newer: newer)
         let ext = (asset.path as NSString).pathExtension.lowercased()
+        // Compared as a person sees them, upright in sRGB: a copy saved
+        // again with another colour profile is the same picture.
         if imageExtensions.contains(ext),
-           let a = try? Image(contentsOf: project.url(asset.path).path),
-           let b = try? Image(contentsOf: project.url(copy.path).path),
+           let fileA = try? Image(contentsOf: project.url(asset.path).path),
+           let fileB = try? Image(contentsOf: project.url(copy.path).path),
+           case let (a, b) = (PictureImport.displayed(fileA), PictureImport.displayed(fileB)),
            let difference = try? a.pixelDifference(to: b) {
             if difference.identical {
                 return DriftItem(asset: asset.path, copy: copy.path, status: .samePicture, newer: newer,
                                  changedFraction: 0, meanDifference: 0, detail: "other bytes, the same pixels")
+            }
+            let profiles = (fileA.pictureFacts.profile?.description, fileB.pictureFacts.profile?.description)
+            if difference.sameSize && profiles.0 != profiles.1 && difference.largestDifference <= PictureImport.conversionRounding {
+                return DriftItem(asset: asset.path, copy: copy.path, status: .samePicture, newer: newer,
+                                 changedFraction: difference.changedFraction, meanDifference: difference.meanDifference,
+                                 detail: "other bytes, the same picture in another colour profile (\(profiles.0 ?? "none") and \(profiles.1 ?? "none"))")
             }
             if difference.sameSize {
                 item.changedFraction = difference.changedFraction

@@ -43,6 +43,34 @@ enum PictureImport {
         }
     }
 
+    /// Why a shipped picture is not what every viewer shows right (8-bit
+    /// sRGB or grey, untagged or tagged sRGB), or nil when it is.
+    static func notSRGB(_ image: Image) -> String? {
+        let facts = image.pictureFacts
+        if !["srgb", "b-w"].contains(facts.interpretation) || facts.bits != 8 {
+            return "is \(facts.interpretation) at \(facts.bits) bits; a shipped picture must be 8-bit sRGB"
+        }
+        if let profile = facts.profile, !profile.description.localizedCaseInsensitiveContains("srgb") {
+            return "carries the colour profile \"\(profile.description)\"; a shipped picture must be sRGB"
+        }
+        return nil
+    }
+
+    /// What a diff says of a picture input whose source or conversions
+    /// changed: one line, old and new.
+    static func describe(_ record: Record?) -> String {
+        guard let record else { return "(not recorded)" }
+        let source = [record.profile.map { "profile \"\($0)\"" }, "\(record.colourSpace) \(record.bits)-bit",
+                      record.orientation == 1 ? nil : "EXIF orientation \(record.orientation)"].compactMap { $0 }.joined(separator: ", ")
+        return record.conversions.isEmpty ? "\(source), unchanged" : "\(source); " + record.conversions.joined(separator: "; ")
+    }
+
+    /// A change of what a picture input was or what was done to it.
+    static func change(_ component: String, field: String, _ old: Record?, _ new: Record?) -> [Change] {
+        guard old != new else { return [] }
+        return [Change(component, "changed", field: field, old: describe(old), new: describe(new))]
+    }
+
     /// Colour spaces a picture can be converted from.
     static let convertible: Set<String> = ["srgb", "rgb", "rgb16", "b-w", "grey16", "cmyk", "lab", "labs", "scrgb", "xyz", "lch", "cmc", "hsv", "yxy"]
 
@@ -101,6 +129,19 @@ enum PictureImport {
         }
         return checked
     }
+
+    /// The picture as a person sees it (upright, 8-bit sRGB), for comparing
+    /// two files of one picture; the image itself when it cannot be converted.
+    static func displayed(_ image: Image) -> Image {
+        let facts = image.pictureFacts
+        guard !facts.profileUnreadable, convertible.contains(facts.interpretation) else { return image }
+        let checked = Checked(facts: facts, width: image.width, height: image.height)
+        return (try? converted(image, checked).image) ?? image
+    }
+
+    /// Two files of one picture converted to sRGB from different profiles
+    /// differ by rounding: at most this much in any band, out of 255.
+    static let conversionRounding = 2.0
 
     /// The picture upright in 8-bit sRGB, and the record of what was done.
     /// Lazy: nothing is computed until the result is read.

@@ -157,3 +157,27 @@ import Testing
         #expect(result.stderr.contains("only apply with --fix"))
     }
 }
+
+/// Drift compares pictures as a person sees them, in sRGB.
+@Suite struct DriftColourTests {
+    @Test func aCopySavedWithAnotherProfileIsTheSamePicture() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        try project.write("bundle.toml", TestProject.bundleTOML + "\n[[copies]]\nassets = \"assets/categories\"\napp = \"App/Images\"\n")
+        for number in 1...3 {
+            try project.write("App/Images/\(number).png", Data(contentsOf: project.url("assets/categories/\(number).png")))
+        }
+        // 2.png exported again by a designer's tool in Display P3.
+        try Image(contentsOf: project.url("assets/categories/2.png").path).exported(toProfile: "p3")
+            .writeKeepingMetadata(to: project.url("App/Images/2.png").path)
+        // 3.png really changed, in the same profile.
+        try project.write("App/Images/3.png", TestProject.icon(9))
+        let result = try MCPackBinary.run(["drift", "--json"], in: project.root)
+        let items = try DriftTests.items(result)
+        #expect(DriftTests.status(of: "App/Images/2.png", items) == "same-picture", "\(items)")
+        #expect(DriftTests.status(of: "App/Images/3.png", items) == "drifted")
+        // Converted back, its pixels are the original's, or within rounding.
+        let detail = items.first { $0["copy"] as? String == "App/Images/2.png" }?["detail"] as? String
+        #expect(detail?.contains("the same pi") == true, "\(detail ?? "")")
+    }
+}

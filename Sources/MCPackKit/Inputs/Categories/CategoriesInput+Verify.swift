@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 extension CategoriesInput {
     /// categories/1.png ... N.png match categories.json.
@@ -18,6 +19,10 @@ extension CategoriesInput {
         }
         for extra in icons.subtracting(expected).sorted() {
             problems.append(Problem(extra, "categories-match", "no category in categories.json has this icon"))
+        }
+        for path in icons.sorted() {
+            guard let data = bag.files[path]?.data, let image = try? Image(data: data) else { continue }
+            if let problem = PictureImport.notSRGB(image) { problems.append(Problem(path, "picture-srgb", problem)) }
         }
         return problems
     }

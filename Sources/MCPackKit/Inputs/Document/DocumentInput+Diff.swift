@@ -23,6 +23,7 @@ extension DocumentInput {
         field("quality") { "\($0.settings.quality)" }
         field("tile_format") { $0.settings.tileFormat }
         field("tile_size") { "\($0.settings.tileSize)" }
+        if a != nil && b != nil { changes += PictureImport.change(component, field: "colour", a?.picture, b?.picture) }
 
         var levels: [String: (added: Int, removed: Int, changed: Int)] = [:]
         func isTile(_ path: String) -> Bool {

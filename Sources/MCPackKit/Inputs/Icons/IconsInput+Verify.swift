@@ -29,6 +29,9 @@ extension IconsInput {
             if decoded.width != pixels || decoded.height != pixels {
                 problems.append(Problem(file, "icons-contents", "is \(decoded.width) x \(decoded.height) px; Contents.json says \(size) @\(scale) = \(pixels) px"))
             }
+            if let problem = PictureImport.notSRGB(decoded) {
+                problems.append(Problem(file, "picture-srgb", problem))
+            }
             if image.idiom == "ios-marketing" && decoded.hasAlpha {
                 problems.append(Problem(file, "icons-contents", "the App Store icon has an alpha channel (ITMS-90717)"))
             }
@@ -39,8 +42,10 @@ extension IconsInput {
         return problems
     }
 
-    /// The icon files, by path.
+    /// The icon files, by path, and what the master was.
     static func diff(_ old: DiffSide<Record>, _ new: DiffSide<Record>, _ delta: ManifestDelta) -> [Change] {
-        delta.fileChanges(component: component, where: owns)
+        let colour = old.record != nil && new.record != nil
+            ? PictureImport.change(component, field: "colour", old.record?.picture, new.record?.picture) : []
+        return colour + delta.fileChanges(component: component, where: owns)
     }
 }

@@ -126,9 +126,14 @@ enum LaunchInput: BundleInput {
         return Made(payload: payload, record: record, cached: entry.reused)
     }
 
-    /// The layer files, by path.
+    /// The layer files, by path, and what each layer was.
     static func diff(_ old: DiffSide<Record>, _ new: DiffSide<Record>, _ delta: ManifestDelta) -> [Change] {
-        delta.fileChanges(component: component, where: owns)
+        var changes: [Change] = []
+        if let a = old.record, let b = new.record {
+            changes += PictureImport.change(component, field: "background colour", a.backgroundPicture, b.backgroundPicture)
+            changes += PictureImport.change(component, field: "text colour", a.textPicture, b.textPicture)
+        }
+        return changes + delta.fileChanges(component: component, where: owns)
     }
 
     /// The storyboard and asset catalogs are checked by Xcode, not here.
