@@ -52,6 +52,17 @@ let package = Package(
         // The Swift face of libvips: load, inspect, resize, tile.
         .target(name: "Imaging", dependencies: ["CVipsShim"]),
 
+        // The Swift face of POSIX file work: chunked and positioned reads,
+        // atomic temporary-then-rename writes, folder listing, Ctrl-C cleanup.
+        .target(name: "FileIO"),
+
+        // The Swift face of libarchive and zlib: zip and tar (plain, gzip,
+        // zstd) read and written, a zip's central directory, a gzip trailer.
+        .target(name: "Archiving", dependencies: ["CArchive", "CZlib", "FileIO"]),
+
+        // The Swift face of OpenSSL: the BagIt digests (md5, sha1, sha256, sha512).
+        .target(name: "Hashing", dependencies: ["COpenSSL"]),
+
         // The templates under Templates/, shipped as resources.
         .target(
             name: "MCPackTemplates",
@@ -63,7 +74,7 @@ let package = Package(
         .target(
             name: "MCPackKit",
             dependencies: [
-                "Imaging", "CArchive", "COpenSSL", "CZlib", "MCPackTemplates",
+                "Imaging", "Archiving", "Hashing", "FileIO", "MCPackTemplates",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -80,7 +91,11 @@ let package = Package(
 
         // Unit tests of the kit, and end-to-end runs of the built binary
         // (which `swift test` builds first, as a product of the package).
-        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging"]),
+        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging", "Archiving", "Hashing", "FileIO"]),
+
+        // The Swift faces of libarchive, zlib, OpenSSL and POSIX, each tested
+        // on its own, without the kit.
+        .testTarget(name: "BoundaryTests", dependencies: ["Archiving", "Hashing", "FileIO"]),
     ]
 )
 
@@ -102,6 +117,6 @@ var glibHeaderFlags: [String] {
 if Context.environment["MCPACK_FUZZ"] == "1" {
     package.targets += [
         .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
-        .executableTarget(name: "mcpack-fuzz", dependencies: ["MCPackKit", "CLibFuzzer"], path: "Fuzz/mcpack-fuzz"),
+        .executableTarget(name: "mcpack-fuzz", dependencies: ["MCPackKit", "Archiving", "CLibFuzzer"], path: "Fuzz/mcpack-fuzz"),
     ]
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 
 /// A file that goes into the bag's data/ folder.
 public struct PayloadFile: Sendable {

@@ -1,4 +1,7 @@
+import Archiving
+import FileIO
 import Foundation
+import Hashing
 
 public struct BuildOptions: Sendable {
     public var configPath: String

@@ -1,3 +1,4 @@
+import Archiving
 import Foundation
 
 /// What `mcpack diff` needs of one version: the payload manifest, the

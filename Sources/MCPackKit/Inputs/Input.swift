@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 
 /// What one input of a project contributes to the bundle: its files under
 /// data/, the source files it read (with their hashes, so verify can tell

@@ -1,3 +1,4 @@
+import Archiving
 import Foundation
 @testable import MCPackKit
 import Testing
@@ -43,6 +44,7 @@ import Testing
     }
 
     @Test func writtenArchiveReadsBack() throws {
+        ArchiveTimes.useUTC()  // as the executable does at start
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-bag-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,4 +1,5 @@
 import Foundation
+import Archiving
 @testable import MCPackKit
 
 /// Every regular file of an archive, by path inside it, read with the
