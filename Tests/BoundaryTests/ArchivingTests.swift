@@ -17,8 +17,7 @@ import Testing
     /// Writes `entries`; returns the bytes the observer saw.
     @discardableResult
     static func write(_ path: String, _ format: ArchiveWriter.Format, _ entries: [(String, Data, Bool)] = entries) throws -> Data {
-        // What the executable does at start; this process writes zips too.
-        ArchiveTimes.useUTC()
+        ProcessSetUp.done
         var seen = Data()
         let writer = try ArchiveWriter(path: path, format: format) { seen.append($0) }
         for (name, data, compress) in entries {

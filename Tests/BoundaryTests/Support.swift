@@ -1,3 +1,4 @@
+import Archiving
 import Foundation
 
 /// A fresh folder under the system's temporary one, removed by `remove()`.
@@ -19,4 +20,11 @@ extension Data {
     static func pattern(_ count: Int, seed: Int = 1) -> Data {
         Data((0..<count).map { UInt8(truncatingIfNeeded: ($0 / 7) &* 31 &+ seed) })
     }
+}
+
+/// What the executable does first thing, done once for this process (it
+/// writes zips too): zip times in UTC. Once, as setenv is not thread-safe
+/// and tests run in parallel.
+enum ProcessSetUp {
+    static let done: Void = ArchiveTimes.useUTC()
 }

@@ -1,4 +1,3 @@
-import Archiving
 import Foundation
 @testable import MCPackKit
 import Testing
@@ -44,7 +43,7 @@ import Testing
     }
 
     @Test func writtenArchiveReadsBack() throws {
-        ArchiveTimes.useUTC()  // as the executable does at start
+        ProcessSetUp.done
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-bag-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

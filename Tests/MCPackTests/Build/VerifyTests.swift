@@ -24,7 +24,7 @@ import Testing
 
     /// Writes entries as a zip with the kit's own writer.
     static func write(_ entries: [(String, Data)], to url: URL) throws {
-        ArchiveTimes.useUTC()  // as the executable does at start
+        ProcessSetUp.done
         let writer = try ArchiveWriter(path: url.path, format: .zip)
         for (path, data) in entries {
             try writer.add(path: path, data: data, mtime: Builder.defaultSourceDate, compress: true)

@@ -14,3 +14,10 @@ func archiveContents(_ path: URL) throws -> [String: Data] {
     }
     return files
 }
+
+/// What the executable does first thing, done once for this process (some
+/// tests write zips in-process): zip times in UTC. Once, as setenv is not
+/// thread-safe and tests run in parallel.
+enum ProcessSetUp {
+    static let done: Void = ArchiveTimes.useUTC()
+}
