@@ -53,6 +53,17 @@ let package = Package(
         // The Swift face of libvips: load, inspect, resize, tile.
         .target(name: "Imaging", dependencies: ["CVipsShim"]),
 
+        // The Swift face of POSIX file work: chunked and positioned reads,
+        // atomic temporary-then-rename writes, folder listing, Ctrl-C cleanup.
+        .target(name: "FileIO"),
+
+        // The Swift face of libarchive and zlib: zip and tar (plain, gzip,
+        // zstd) read and written, a zip's central directory, a gzip trailer.
+        .target(name: "Archiving", dependencies: ["CArchive", "CZlib", "FileIO"]),
+
+        // The Swift face of OpenSSL: the BagIt digests (md5, sha1, sha256, sha512).
+        .target(name: "Hashing", dependencies: ["COpenSSL"]),
+
         // The templates under Templates/, shipped as resources.
         .target(
             name: "MCPackTemplates",
@@ -64,7 +75,7 @@ let package = Package(
         .target(
             name: "MCPackKit",
             dependencies: [
-                "Imaging", "CArchive", "COpenSSL", "CZlib", "MCPackTemplates",
+                "Imaging", "Archiving", "Hashing", "FileIO", "MCPackTemplates",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -81,7 +92,12 @@ let package = Package(
 
         // Unit tests of the kit, and end-to-end runs of the built binary
         // (which `swift test` builds first, as a product of the package).
-        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging", "mcpack-build-stop", "toml-crash-probe"]),
+        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging", "Archiving", "Hashing", "FileIO",
+                                                        "mcpack-build-stop", "toml-crash-probe"]),
+
+        // The Swift faces of libarchive, zlib, OpenSSL and POSIX, each tested
+        // on its own, without the kit.
+        .testTarget(name: "BoundaryTests", dependencies: ["Archiving", "Hashing", "FileIO"]),
 
         // Test-only: a build that stops itself at a hook, for the tests that
         // kill it there.
@@ -104,6 +120,6 @@ let package = Package(
 if Context.environment["MCPACK_FUZZ"] == "1" {
     package.targets += [
         .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
-        .executableTarget(name: "mcpack-fuzz", dependencies: ["MCPackKit", "CLibFuzzer"], path: "Fuzz/mcpack-fuzz"),
+        .executableTarget(name: "mcpack-fuzz", dependencies: ["MCPackKit", "Archiving", "CLibFuzzer"], path: "Fuzz/mcpack-fuzz"),
     ]
 }

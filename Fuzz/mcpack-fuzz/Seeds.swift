@@ -1,3 +1,4 @@
+import Archiving
 import Foundation
 @testable import MCPackKit
 

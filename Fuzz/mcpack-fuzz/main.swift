@@ -1,3 +1,4 @@
+import Archiving
 import CLibFuzzer
 import Foundation
 
@@ -6,6 +7,9 @@ import Foundation
 //
 // One binary for every target, so `make fuzz` builds once. Built only with
 // MCPACK_FUZZ=1 and -sanitize=fuzzer,address (see scripts/fuzz.sh).
+
+// As the mcpack executable does at start: zip times in UTC (see ArchiveTimes).
+ArchiveTimes.useUTC()
 
 var arguments = CommandLine.arguments
 

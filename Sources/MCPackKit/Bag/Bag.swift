@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 
 /// A file that goes into the bag's data/ folder.
 public struct PayloadFile: Sendable {
@@ -67,20 +68,12 @@ struct Bag {
             infoText += "\(label): \(value.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " "))\n"
         }
         let bagInfo = Data(infoText.utf8)
-        let manifest = Data(payload.map { "\($0.sha256)  \(encodeManifestPath($0.path))\n" }.joined().utf8)
+        let manifest = Manifest.text(payload.lazy.map { (checksum: $0.sha256, path: $0.path) })
         let tags: [(String, Data)] = [
             ("bagit.txt", bagit), ("bag-info.txt", bagInfo), ("manifest-sha256.txt", manifest),
         ]
-        let tagManifest = Data(tags.map { "\(Digest.hex($0.1))  \($0.0)\n" }.joined().utf8)
+        let tagManifest = Manifest.text(tags.map { (checksum: Digest.hex($0.1), path: $0.0) })
         return Bag(top: top, tagFiles: tags + [("tagmanifest-sha256.txt", tagManifest)], payload: payload)
-    }
-
-    /// RFC 8493 §2.1.3: CR, LF and % in a manifest path are percent-encoded.
-    static func encodeManifestPath(_ path: String) -> String {
-        guard path.utf8.contains(where: { $0 == 0x25 || $0 == 0x0A || $0 == 0x0D }) else { return path }
-        return path.replacingOccurrences(of: "%", with: "%25")
-            .replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
     }
 
     private static func hashAll(_ files: [PayloadFile]) throws -> [Entry] {

@@ -1,4 +1,7 @@
+import Archiving
+import FileIO
 import Foundation
+import Hashing
 
 /// A file the archive was to copy (from the work cache) is missing, or is
 /// not the file whose hash the manifest already holds.
@@ -15,7 +18,10 @@ extension Bag {
     @discardableResult
     func write(to path: String, format: ArchiveFormat, mtime: Int) throws -> (sha256: String, bytes: Int) {
         let hashing = HashingQueue()
-        let writer = try ArchiveWriter(path: path, format: format, hashing: hashing)
+        // The archive's own SHA-256, on the hashing queue's core as its
+        // bytes go out: the .sha256 costs no second read.
+        let archiveHasher = Digest()
+        let writer = try ArchiveWriter(path: path, format: format.writerFormat) { hashing.update(archiveHasher, with: $0) }
         for tag in tagFiles {
             // Payload manifests are stored, not deflated: diff and verify
             // read them first thing, and inflating two of 1.8 MB was a sixth
@@ -53,11 +59,12 @@ extension Bag {
                 hashing.finish(hasher) { hex in if hex != expected && changed[0] == nil { changed[0] = path } }
             }
         }
-        let written = try writer.finish()
+        let bytes = try writer.finish()
+        hashing.drain()
         if let path = changed[0] {
             throw SourceFileChanged(path: path, reason: "does not hold the bytes recorded")
         }
-        return written
+        return (archiveHasher.finish(), bytes)
     }
 
     /// Reads a written archive back and confirms it holds exactly the
@@ -92,6 +99,16 @@ extension Bag {
         }
         if let missing = expected.first {
             throw FileError(path: path, message: "\(missing.0) is missing when read back")
+        }
+    }
+}
+
+extension ArchiveFormat {
+    var writerFormat: ArchiveWriter.Format {
+        switch self {
+        case .zip: return .zip
+        case .tarGz: return .tarGz
+        case .tarZst: return .tarZst
         }
     }
 }

@@ -1,4 +1,7 @@
+import Archiving
+import FileIO
 import Foundation
+import Hashing
 
 public struct BuildOptions: Sendable {
     public var configPath: String
@@ -187,7 +190,7 @@ public enum Builder {
             // An old .sha256 goes first: a kill between the two renames then
             // leaves a new archive alone (which verifies, and which the next
             // build completes), never beside a checksum that calls it damaged.
-            if !checksumIsCurrent { unlink(checksumURL.path) }
+            if !checksumIsCurrent { try? FileSystem.removeFile(checksumURL.path) }
             try output.commit()
         }
         options.hooks.beforeChecksum?()

@@ -1,3 +1,4 @@
+import Archiving
 import Foundation
 
 /// What `mcpack diff` needs of one version: the payload manifest, the
@@ -6,8 +7,8 @@ import Foundation
 /// so nothing is decoded and large files are never read.
 struct BagSnapshot {
     var label: String
-    /// The payload manifest as read; `ManifestDelta` compares two of them.
-    var manifest = Data()
+    /// The payload manifest; `ManifestDelta` compares two of them.
+    var manifest = Manifest()
     var info: [(String, String)] = []
     var files: [String: Data] = [:]
 
@@ -22,7 +23,7 @@ struct BagSnapshot {
         guard let manifest = snapshot.files["manifest-sha256.txt"] else {
             throw FileError(path: path, message: "has no manifest-sha256.txt; not a bag mcpack can compare")
         }
-        snapshot.manifest = manifest
+        snapshot.manifest = Manifest(manifest)
         snapshot.info = BagRules.parseLabels(String(decoding: snapshot.files["bag-info.txt"] ?? Data(), as: UTF8.self))
         return snapshot
     }

@@ -1,4 +1,6 @@
+import FileIO
 import Foundation
+import Hashing
 import Imaging
 
 /// One asset and its copy in the app folder, or a copy with no asset.
@@ -243,6 +245,6 @@ public enum Drift {
     private static func files(under folder: String, in project: Project) throws -> [String] {
         let root = project.url(folder)
         guard FileManager.default.fileExists(atPath: root.path) else { return [] }
-        return try WorkCache.listFiles(in: root).filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
+        return try FileSystem.regularFiles(under: root).filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 
 /// One input of a bundle (the document, the clauses, the category icons,
 /// the app icon, the launch screen), in four stages it owns, in its own

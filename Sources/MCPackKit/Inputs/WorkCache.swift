@@ -1,4 +1,6 @@
+import FileIO
 import Foundation
+import Hashing
 import Imaging
 
 /// Files made from inputs (tile pyramids, icon sizes, launch layers), kept
@@ -93,16 +95,14 @@ struct WorkCache {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         _ = OutputFile.removeAbandoned(in: folder)
         let final = folder.appendingPathComponent(key)
-        let temporary = folder.appendingPathComponent(".\(key)\(OutputFile.marker)\(getpid())")
+        let temporary = OutputFile.temporary(for: final)
         try? FileManager.default.removeItem(at: temporary)
         let root = temporary.appendingPathComponent("files")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         do {
             try make(root)
-            let listed = try Self.listFiles(in: root)
-            for path in listed where leaveOut(path) && unlink(root.path + "/" + path) != 0 {
-                throw FileError(path: root.path + "/" + path, message: "cannot remove: \(String(cString: strerror(errno)))")
-            }
+            let listed = try FileSystem.regularFiles(under: root)
+            for path in listed where leaveOut(path) { try FileSystem.removeFile(root.path + "/" + path) }
             let paths = listed.filter { !leaveOut($0) }
             let hashed = LockedArray<File?>(repeating: nil, count: paths.count)
             DispatchQueue.concurrentPerform(iterations: paths.count) { i in
@@ -120,41 +120,5 @@ struct WorkCache {
             try? FileManager.default.removeItem(at: temporary)
             throw error
         }
-    }
-
-    /// Every regular file under `root`, relative, in byte order. The type
-    /// comes from the directory entry: a stat for each of 17,000 tiles cost
-    /// a quarter of a second of a cold build.
-    static func listFiles(in root: URL) throws -> [String] {
-        var files: [String] = []
-        func walk(_ relative: String) throws {
-            let path = relative.isEmpty ? root.path : root.path + "/" + relative
-            guard let folder = opendir(path) else {
-                throw FileError(path: path, message: "cannot list: \(String(cString: strerror(errno)))")
-            }
-            defer { closedir(folder) }
-            while let entry = readdir(folder) {
-                // Read in place: a record can be shorter than struct dirent.
-                let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { String(cString: $0) }
-                }
-                if name == "." || name == ".." { continue }
-                let child = relative.isEmpty ? name : relative + "/" + name
-                var type = entry.pointee.d_type
-                if type == UInt8(DT_UNKNOWN) {
-                    // Some file systems do not say; ask.
-                    var info = stat()
-                    guard lstat(root.path + "/" + child, &info) == 0 else { continue }
-                    type = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : 0
-                }
-                if type == UInt8(DT_DIR) {
-                    try walk(child)
-                } else if type == UInt8(DT_REG) {
-                    files.append(child)
-                }
-            }
-        }
-        try walk("")
-        return files.sorted { $0.precedesInByteOrder($1) }
     }
 }

@@ -1,3 +1,4 @@
+import FileIO
 import Foundation
 
 /// `mcpack init`: a new project from Templates/init, ready to fill.

@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 import TOMLKit
 
 /// A TOML file parsed by TOMLKit, with the line of each key and table so

@@ -1,10 +1,15 @@
+import Archiving
 import Imaging
 
 /// What a process that runs mcpack's work sets up before its first thread.
 public enum MCPackProcess {
     /// Call first thing in `main`: the memory budget of a 34,000 px build
-    /// holds only with glibc's malloc arenas capped (see Imaging).
+    /// holds only with glibc's malloc arenas capped (see Imaging), and zip
+    /// times, read or written, go through the C library's local time zone,
+    /// which is set to UTC here, once, rather than by every archive reader
+    /// and writer (see ArchiveTimes).
     public static func prepare() {
         boundMemoryForWorkerThreads()
+        ArchiveTimes.useUTC()
     }
 }

@@ -1,4 +1,7 @@
+import Archiving
+import FileIO
 import Foundation
+import Hashing
 
 /// What verify learns of every file of a bag, from one read of it: its
 /// size, the digests the manifests may ask for, and the bytes of the small
@@ -212,7 +215,7 @@ enum ArchiveCollector {
                 if algorithms == nil { algorithms = declared.isEmpty ? Set(DigestAlgorithm.allCases) : declared }
                 wanted = algorithms!
             }
-            let hashers = wanted.map { ($0, Digest($0)) }
+            let hashers = try wanted.map { ($0, try Digest($0)) }
             let keep = BagContents.keepsData(relative, size: entry.size ?? 0)
             var data = keep ? Data() : nil
             var size: Int64 = 0
@@ -268,7 +271,7 @@ enum ArchiveCollector {
         }
         if isZip && contents.complete, let directory = ZipDirectory.entries(of: path) {
             contents.problems += directoryMismatches(streamed: streamedNames, directory: directory.map(\.name))
-            contents.problems += ZipDirectory.localHeaderMismatches(of: path, directory)
+            contents.problems += localHeaderProblems(ZipDirectory.localHeaderMismatches(of: path, directory))
         }
         if tops.count > 1 {
             contents.problems.append(Problem((path as NSString).lastPathComponent, "top-folder",
@@ -307,6 +310,20 @@ enum ArchiveCollector {
             problems.append(Problem(shown(name), "zip-directory", "named by the zip's central directory, but no entry has this name; unzip would extract a file verify did not check"))
         }
         return problems
+    }
+
+    /// Entries unzip would fail on: their local header is missing or gives
+    /// another compression method than the central directory.
+    static func localHeaderProblems(_ mismatches: [ZipDirectory.Mismatch]) -> [Problem] {
+        mismatches.map { mismatch in
+            let name = String(decoding: mismatch.name, as: UTF8.self)
+            switch mismatch.kind {
+            case .noLocalHeader(let offset):
+                return Problem(name, "zip-directory", "the zip's central directory points at byte \(offset), where this entry does not start; unzip cannot extract it")
+            case .method(let directory, let local):
+                return Problem(name, "zip-directory", "the zip's central directory gives compression method \(directory), the entry itself \(local); unzip would fail to extract it")
+            }
+        }
     }
 
     static func manifestAlgorithm(_ name: String, prefix: String) -> DigestAlgorithm? {
@@ -356,7 +373,7 @@ enum FolderCollector {
             let path = all[index]
             let url = root.appendingPathComponent(path)
             let wanted = BagContents.isTagFile(path) ? Set(DigestAlgorithm.allCases) : payloadAlgorithms
-            let hashers = wanted.map { ($0, Digest($0)) }
+            guard let hashers = try? wanted.map({ ($0, try Digest($0)) }) else { return }
             let expected = Int64((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0)
             var size: Int64 = 0
             var data: Data? = BagContents.keepsData(path, size: expected) ? Data() : nil

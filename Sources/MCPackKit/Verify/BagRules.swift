@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 
 /// RFC 8493 (BagIt 1.0, and the 0.9x drafts where they differ): the
 /// declaration, every manifest line, completeness, fixity and the Oxum.
@@ -138,40 +139,16 @@ enum BagRules {
             return [:]
         }
         var entries: [String: String] = [:]
-        var starred = 0
-        // Split on bytes: a manifest of 17,000 lines split as Characters
-        // cost more than hashing the payload.
-        let bytes = Array(data)
-        var lineStart = 0
-        var index = -1
-        while lineStart <= bytes.count {
-            index += 1
-            let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
-            defer { lineStart = lineEnd + 1 }
-            var end = lineEnd
-            if end > lineStart && bytes[end - 1] == 0x0D { end -= 1 }
-            let raw = bytes[lineStart..<end]
-            if raw.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            let line = String(decoding: raw, as: UTF8.self)
-            guard let space = line.firstIndex(where: { $0 == " " || $0 == "\t" }) else {
-                problems.append(Problem(name, "manifest", "line \(index + 1): expected \"<checksum> <path>\""))
+        let manifest = Manifest(data, percentEncoded: version == nil || version == "1.0")
+        for line in manifest.lines {
+            guard let path = manifest.path(line) else {
+                problems.append(Problem(name, "manifest", "line \(line.number): expected \"<checksum> <path>\""))
                 continue
             }
-            let checksum = folded(line[..<space])
-            var path = String(line[space...].drop { $0 == " " || $0 == "\t" })
-            if path.hasPrefix("*") {
-                path.removeFirst()
-                starred += 1
-            }
-            if (version == nil || version == "1.0") && path.utf8.contains(UInt8(ascii: "%")) {
-                path = path.replacingOccurrences(of: "%0A", with: "\n", options: .caseInsensitive)
-                    .replacingOccurrences(of: "%0D", with: "\r", options: .caseInsensitive)
-                    .replacingOccurrences(of: "%25", with: "%")
-            }
-            if path.hasPrefix("./") { path.removeFirst(2) }
+            let checksum = folded(manifest.checksum(line))
             guard checksum.utf8.count == hexLength[algorithm],
                   checksum.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-                problems.append(Problem(name, "manifest", "line \(index + 1): \"\(checksum.prefix(20))\" is not a \(algorithm.rawValue) checksum"))
+                problems.append(Problem(name, "manifest", "line \(line.number): \"\(checksum.prefix(20))\" is not a \(algorithm.rawValue) checksum"))
                 continue
             }
             let normal: String
@@ -180,19 +157,20 @@ enum BagRules {
             } else {
                 var ignored: [Problem] = []
                 guard let components = BagContents.safeComponents(path, entry: name, problems: &ignored), !components.isEmpty else {
-                    problems.append(Problem(name, "unsafe-path", "line \(index + 1): \(path.debugDescription) leads outside the bag"))
+                    problems.append(Problem(name, "unsafe-path", "line \(line.number): \(path.debugDescription) leads outside the bag"))
                     continue
                 }
                 normal = components.joined(separator: "/")
             }
             if let earlier = entries[normal] {
                 problems.append(earlier == checksum
-                    ? Problem(name, "manifest", "line \(index + 1): \(normal) is listed twice", severity: .warning)
-                    : Problem(name, "manifest", "line \(index + 1): \(normal) is listed twice with different checksums"))
+                    ? Problem(name, "manifest", "line \(line.number): \(normal) is listed twice", severity: .warning)
+                    : Problem(name, "manifest", "line \(line.number): \(normal) is listed twice with different checksums"))
                 continue
             }
             entries[normal] = checksum
         }
+        let starred = manifest.starredCount
         if starred > 0 {
             problems.append(Problem(name, "manifest", "\(starred) line\(starred == 1 ? "" : "s") with md5sum's \"*\" binary marker; read as part of the separator", severity: .warning))
         }

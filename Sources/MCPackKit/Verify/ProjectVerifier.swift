@@ -1,3 +1,4 @@
+import Archiving
 import Foundation
 
 /// `mcpack verify` in a project: every input checked as build checks it,

@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 
 public struct VerifyReport: Sendable, Encodable {
     public struct Stats: Sendable, Encodable {

@@ -43,6 +43,7 @@ import Testing
     }
 
     @Test func writtenArchiveReadsBack() throws {
+        ProcessSetUp.done
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-bag-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,4 +1,6 @@
+import FileIO
 import Foundation
+import Hashing
 import Imaging
 @testable import MCPackKit
 import Testing
@@ -50,7 +52,7 @@ import Testing
     /// Every file of the project with its hash, to see what changed.
     static func snapshot(_ project: TestProject) throws -> [String: String] {
         var result: [String: String] = [:]
-        for path in try WorkCache.listFiles(in: project.root) where !path.hasPrefix(".mcpack-drift-backup") {
+        for path in try FileSystem.regularFiles(under: project.root) where !path.hasPrefix(".mcpack-drift-backup") {
             result[path] = try Digest.hexOfFile(project.url(path).path).sha256
         }
         return result

@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 import Imaging
 @testable import MCPackKit
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import Archiving
 @testable import MCPackKit
 import Testing
 
@@ -23,6 +24,7 @@ import Testing
 
     /// Writes entries as a zip with the kit's own writer.
     static func write(_ entries: [(String, Data)], to url: URL) throws {
+        ProcessSetUp.done
         let writer = try ArchiveWriter(path: url.path, format: .zip)
         for (path, data) in entries {
             try writer.add(path: path, data: data, mtime: Builder.defaultSourceDate, compress: true)

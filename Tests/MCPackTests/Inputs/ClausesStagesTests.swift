@@ -17,7 +17,7 @@ import Testing
     }
 
     static func diff(_ a: ClausesDocument, _ b: ClausesDocument) -> [Change] {
-        ClausesInput.diff(side(a), side(b), ManifestDelta(old: Data(), new: Data()))
+        ClausesInput.diff(side(a), side(b), ManifestDelta(old: Manifest(Data()), new: Manifest(Data())))
     }
 
     @Test func aWordChangeIsOneRemovedAndOneInsertedRun() {

@@ -21,7 +21,7 @@ import Testing
                                  ("data/document/master_files/10/2_0.jpeg", "04")])
         let changes = DocumentInput.diff(DiffSide(record: Self.record(), files: [:]),
                                          DiffSide(record: Self.record(sha: "bb", quality: 90), files: [:]),
-                                         ManifestDelta(old: old, new: new))
+                                         ManifestDelta(old: Manifest(old), new: Manifest(new)))
         #expect(changes.map(\.field) == ["master", "quality", "tiles"])
         #expect(changes.last?.path == "level 10")
         #expect(changes.last?.detail == "1 added, 1 removed, 1 changed")

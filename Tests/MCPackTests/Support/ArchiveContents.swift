@@ -1,4 +1,5 @@
 import Foundation
+import Archiving
 @testable import MCPackKit
 
 /// Every regular file of an archive, by path inside it, read with the
@@ -12,4 +13,11 @@ func archiveContents(_ path: URL) throws -> [String: Data] {
         files[entry.path ?? "?"] = data
     }
     return files
+}
+
+/// What the executable does first thing, done once for this process (some
+/// tests write zips in-process): zip times in UTC. Once, as setenv is not
+/// thread-safe and tests run in parallel.
+enum ProcessSetUp {
+    static let done: Void = ArchiveTimes.useUTC()
 }

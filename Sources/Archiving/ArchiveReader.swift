@@ -1,4 +1,5 @@
 import CArchive
+import FileIO
 import Foundation
 
 /// Streams the entries of a zip or tar (plain, gzip, zstd) through
@@ -10,39 +11,37 @@ import Foundation
 /// directory is cut off or damaged, which no one else can open (the
 /// corruption campaign found that). `.stream` is for saying what such a
 /// damaged zip still holds.
-final class ArchiveReader {
-    enum ZipReading { case directory, stream }
+public final class ArchiveReader {
+    public enum ZipReading: Sendable { case directory, stream }
 
-    struct Entry {
+    public struct Entry: Sendable {
         /// The name as stored, bytes and all; `path` is nil if not UTF-8.
-        var rawPath: [UInt8]
-        var path: String?
+        public var rawPath: [UInt8]
+        public var path: String?
         /// The file type bits (0o100000 regular, 0o040000 folder, ...).
-        var fileType: UInt32
-        var size: Int64?
+        public var fileType: UInt32
+        public var size: Int64?
         /// Set for a hard link (tar), whatever its file type says.
-        var hardlinkTarget: String?
+        public var hardlinkTarget: String?
         /// libarchive's warning for this entry, e.g. a zip local header whose
         /// sizes or CRC disagree with the central directory.
-        var warning: String?
-        var isRegular: Bool { fileType == 0o100000 && hardlinkTarget == nil }
-        var isDirectory: Bool { fileType == 0o040000 }
+        public var warning: String?
+        public var isRegular: Bool { fileType == 0o100000 && hardlinkTarget == nil }
+        public var isDirectory: Bool { fileType == 0o040000 }
     }
 
     private let archive: OpaquePointer
-    let path: String
+    public let path: String
     /// One buffer for every entry: a new zeroed 64 KiB for each of 17,000
     /// entries was a gigabyte of memset per verify.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
 
-    init(path: String, zip: ZipReading = .directory) throws {
-        // With TZ unset, glibc stats /etc/localtime for every zip entry's
-        // DOS time: 17,000 system calls in a large bundle. mcpack never uses
-        // entry times, so pin the zone.
-        setenv("TZ", "UTC0", 1)
-        tzset()
+    /// Opens `path`. Entry times are not read, but libarchive converts
+    /// every zip entry's DOS time all the same: see `ArchiveTimes.useUTC()`.
+    public init(path: String, zip: ZipReading = .directory) throws {
         self.path = path
-        archive = archive_read_new()!
+        guard let archive = archive_read_new() else { throw FileError(path: path, message: "libarchive: out of memory") }
+        self.archive = archive
         archive_read_support_format_tar(archive)
         switch zip {
         case .directory: archive_read_support_format_zip_seekable(archive)
@@ -59,14 +58,18 @@ final class ArchiveReader {
         buffer.deallocate()
     }
 
-    func next() throws -> Entry? {
+    /// The next entry's header, or nil after the last.
+    public func next() throws -> Entry? {
         var pointer: OpaquePointer?
         let status = archive_read_next_header(archive, &pointer)
         if status == ARCHIVE_EOF { return nil }
         guard status >= ARCHIVE_WARN, let entry = pointer else { throw failure() }
         var raw: [UInt8] = []
         if let name = archive_entry_pathname(entry) {
-            raw = Array(UnsafeBufferPointer(start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), count: strlen(name)))
+            let bytes = UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)
+            var count = 0
+            while bytes[count] != 0 { count += 1 }
+            raw = Array(UnsafeBufferPointer(start: bytes, count: count))
         }
         let size: Int64? = archive_entry_size_is_set(entry) != 0 ? Int64(archive_entry_size(entry)) : nil
         return Entry(
@@ -77,18 +80,18 @@ final class ArchiveReader {
     }
 
     /// Bytes of the archive file consumed so far (before decompression).
-    var compressedBytesRead: Int64 { Int64(archive_filter_bytes(archive, -1)) }
+    public var compressedBytesRead: Int64 { Int64(archive_filter_bytes(archive, -1)) }
 
     /// This entry's data is damaged (a zip CRC or size that does not
     /// match), but the archive can still be read from the next entry on.
-    struct EntryDamaged: Error, CustomStringConvertible {
-        let description: String
+    public struct EntryDamaged: Error, Sendable, CustomStringConvertible {
+        public let description: String
     }
 
     /// Hands the current entry's data to `body` in chunks. `body` may stop
     /// the read early by throwing. Throws `EntryDamaged` when only this entry
     /// is bad, anything else when the archive cannot be read further.
-    func readData(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    public func readData(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         while true {
             let n = archive_read_data(archive, buffer.baseAddress, buffer.count)
             if n == 0 { return }

@@ -1,3 +1,4 @@
+import FileIO
 import Foundation
 
 /// What a zip's central directory says of each entry. libarchive takes each
@@ -6,19 +7,34 @@ import Foundation
 /// unpack as verify read it, so verify compares the two (the corruption
 /// campaign found both kinds of difference passing). Only these fields are
 /// read; libarchive reads the rest. APPNOTE.TXT 4.3.7, 4.3.12-4.3.16.
-enum ZipDirectory {
-    struct Entry {
-        var name: [UInt8]
-        var method: UInt16
+public enum ZipDirectory {
+    public struct Entry: Sendable {
+        public var name: [UInt8]
+        public var method: UInt16
         /// Where the entry's local header starts.
-        var localHeader: UInt64
+        public var localHeader: UInt64
+    }
+
+    /// An entry whose local header is not what the central directory says.
+    public struct Mismatch: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            /// No local header starts where the directory points.
+            case noLocalHeader(offset: UInt64)
+            /// The local header gives another compression method.
+            case method(directory: UInt16, local: UInt16)
+        }
+        public var name: [UInt8]
+        public var kind: Kind
+
+        public init(name: [UInt8], kind: Kind) {
+            self.name = name
+            self.kind = kind
+        }
     }
 
     /// nil when there is no end-of-central-directory record to be found.
-    static func entries(of path: String) -> [Entry]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd(), size >= 22 else { return nil }
+    public static func entries(of path: String) -> [Entry]? {
+        guard let handle = try? FileReader(path: path), let size = handle.size, size >= 22 else { return nil }
 
         // The end record is in the last 22 + 65,535 (comment) bytes.
         let tailLength = min(size, 22 + 65_535 + 20)
@@ -66,25 +82,20 @@ enum ZipDirectory {
 
     /// Entries whose local header is missing or gives another compression
     /// method than the central directory: unzip would fail on them.
-    static func localHeaderMismatches(of path: String, _ entries: [Entry]) -> [Problem] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var problems: [Problem] = []
-        var header = [UInt8](repeating: 0, count: 30)
+    public static func localHeaderMismatches(of path: String, _ entries: [Entry]) -> [Mismatch] {
+        guard let file = try? FileReader(path: path) else { return [] }
+        var found: [Mismatch] = []
         for entry in entries {
-            let name = String(decoding: entry.name, as: UTF8.self)
-            let n = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 30, off_t(entry.localHeader)) }
-            guard n == 30, header.uint32(at: 0) == 0x0403_4B50 else {
-                problems.append(Problem(name, "zip-directory", "the zip's central directory points at byte \(entry.localHeader), where this entry does not start; unzip cannot extract it"))
+            guard let header = file.read(at: entry.localHeader, count: 30), header.uint32(at: 0) == 0x0403_4B50 else {
+                found.append(Mismatch(name: entry.name, kind: .noLocalHeader(offset: entry.localHeader)))
                 continue
             }
             let method = header.uint16(at: 8)
             if method != entry.method {
-                problems.append(Problem(name, "zip-directory", "the zip's central directory gives compression method \(entry.method), the entry itself \(method); unzip would fail to extract it"))
+                found.append(Mismatch(name: entry.name, kind: .method(directory: entry.method, local: method)))
             }
         }
-        return problems
+        return found
     }
 
     private static func zip64Field(in extra: [UInt8]) -> [UInt8]? {
@@ -99,11 +110,8 @@ enum ZipDirectory {
         return nil
     }
 
-    private static func read(_ handle: FileHandle, at offset: UInt64, count: Int) -> [UInt8]? {
-        guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.read(upToCount: count), data.count == count else {
-            return nil
-        }
-        return [UInt8](data)
+    private static func read(_ file: FileReader, at offset: UInt64, count: Int) -> [UInt8]? {
+        file.read(at: offset, count: count)
     }
 
     private static func lastSignature(_ signature: UInt32, in bytes: [UInt8], minimumRemaining: Int) -> Int? {

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,12 +15,12 @@ private let systemRead = Darwin.read
 /// Reads a file in 1 MiB chunks with plain read(2) into one reused buffer:
 /// over tens of thousands of tiles, FileHandle's Data per read and URL
 /// building showed up as a fifth of a rebuild.
-enum FileChunks {
-    static let chunkSize = 1 << 20
+public enum FileChunks {
+    public static let chunkSize = 1 << 20
 
     /// Calls `body` with each chunk; returns the byte count.
     @discardableResult
-    static func read(_ path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+    public static func read(_ path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
         let fd = try openForReading(path)
         defer { close(fd) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
@@ -30,7 +31,7 @@ enum FileChunks {
             if n == 0 { return total }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw FileError(path: path, message: "read failed: \(String(cString: strerror(errno)))")
+                throw FileError(path: path, message: "read failed: \(lastSystemMessage())")
             }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             total += n
@@ -42,7 +43,7 @@ enum FileChunks {
     /// file should have) sizes the first chunk, so a tile is one read into
     /// one buffer of its size.
     @discardableResult
-    static func readOwned(_ path: String, expected: Int, _ body: (Data) throws -> Void) throws -> Int {
+    public static func readOwned(_ path: String, expected: Int, _ body: (Data) throws -> Void) throws -> Int {
         let fd = try openForReading(path)
         defer { close(fd) }
         var total = 0
@@ -56,16 +57,50 @@ enum FileChunks {
                 free(memory)
                 if n == 0 { return total }
                 if error == EINTR { continue }
-                throw FileError(path: path, message: "read failed: \(String(cString: strerror(error)))")
+                throw FileError(path: path, message: "read failed: \(systemMessage(error))")
             }
             try body(Data(bytesNoCopy: memory, count: n, deallocator: .free))
             total += n
         }
     }
+}
 
-    private static func openForReading(_ path: String) throws -> Int32 {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError(path: path, message: "cannot open for reading: \(String(cString: strerror(errno)))") }
-        return fd
+/// A file read at given offsets (pread(2)), for formats read from their
+/// end, such as a zip's central directory. Closed when released.
+public final class FileReader {
+    public let path: String
+    private let fd: Int32
+
+    public init(path: String) throws {
+        self.path = path
+        fd = try openForReading(path)
+    }
+
+    deinit { close(fd) }
+
+    /// The file's size in bytes, or nil if it cannot be told.
+    public var size: UInt64? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size >= 0 else { return nil }
+        return UInt64(info.st_size)
+    }
+
+    /// Exactly `count` bytes from `offset`, or nil where the file holds
+    /// fewer there or cannot be read.
+    public func read(at offset: UInt64, count: Int) -> [UInt8]? {
+        guard count >= 0, offset <= UInt64(Int64.max) else { return nil }
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                done += n
+            }
+            failed = done < count
+            initialized = done
+        }
+        return failed ? nil : bytes
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// One thread gives it work (`update`, `finish`, `drain`); the queue's
 /// own thread does the hashing.
-final class HashingQueue: @unchecked Sendable {
+public final class HashingQueue: @unchecked Sendable {
     private let queue = DispatchQueue(label: "mcpack.hashing")
     private let slots: DispatchSemaphore
     private var batch: [Work] = []
@@ -25,10 +25,10 @@ final class HashingQueue: @unchecked Sendable {
         case finish(Digest, @Sendable (String) -> Void)
     }
 
-    init(slots: Int = 8) { self.slots = DispatchSemaphore(value: slots) }
+    public init(slots: Int = 8) { self.slots = DispatchSemaphore(value: slots) }
 
     /// Adds `data` to `digest` later.
-    func update(_ digest: Digest, with data: Data) {
+    public func update(_ digest: Digest, with data: Data) {
         batch.append(.update(digest, data))
         batchBytes += data.count
         if batchBytes >= Self.batchLimit || batch.count >= Self.batchCount { send() }
@@ -36,13 +36,13 @@ final class HashingQueue: @unchecked Sendable {
 
     /// Finishes `digest` after every update given so far and hands its hex
     /// to `done`, on the queue.
-    func finish(_ digest: Digest, _ done: @escaping @Sendable (String) -> Void) {
+    public func finish(_ digest: Digest, _ done: @escaping @Sendable (String) -> Void) {
         batch.append(.finish(digest, done))
         if batch.count >= Self.batchCount { send() }
     }
 
     /// Returns once everything given so far has run.
-    func drain() {
+    public func drain() {
         send()
         queue.sync {}
     }

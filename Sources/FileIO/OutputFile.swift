@@ -9,18 +9,24 @@ import Darwin
 /// into place only when complete: a crash, kill or Ctrl-C leaves nothing at
 /// the final path. Temporary names carry the writer's pid, so a later run
 /// can tell an abandoned one from one still being written.
-final class OutputFile {
-    static let marker = ".partial-"
+public final class OutputFile {
+    public static let marker = ".partial-"
 
-    let final: URL
-    let temporary: URL
+    public let final: URL
+    public let temporary: URL
     private var committed = false
 
-    init(final: URL) {
+    public init(final: URL) {
         self.final = final
-        temporary = final.deletingLastPathComponent()
-            .appendingPathComponent(".\(final.lastPathComponent)\(Self.marker)\(getpid())")
+        temporary = Self.temporary(for: final)
         InterruptCleanup.register(temporary.path)
+    }
+
+    /// The temporary name this process gives `final` while making it
+    /// (`.<name>.partial-<pid>` beside it): a file, or a folder renamed
+    /// into place whole, which `removeAbandoned` cleans up after a crash.
+    public static func temporary(for final: URL) -> URL {
+        final.deletingLastPathComponent().appendingPathComponent(".\(final.lastPathComponent)\(marker)\(getpid())")
     }
 
     deinit {
@@ -28,9 +34,9 @@ final class OutputFile {
         InterruptCleanup.unregister()
     }
 
-    func commit() throws {
+    public func commit() throws {
         guard rename(temporary.path, final.path) == 0 else {
-            throw FileError(path: final.path, message: "cannot move the finished file into place: \(String(cString: strerror(errno)))")
+            throw FileError(path: final.path, message: "cannot move the finished file into place: \(lastSystemMessage())")
         }
         committed = true
         // The rename is durable only once the folder itself is on disk.
@@ -39,7 +45,7 @@ final class OutputFile {
     }
 
     /// Removes temporary files left by runs that died (their pid is gone).
-    static func removeAbandoned(in folder: URL) -> [String] {
+    public static func removeAbandoned(in folder: URL) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         var removed: [String] = []
         for name in names where name.hasPrefix(".") {
@@ -57,17 +63,17 @@ final class OutputFile {
     /// Writes small data (a .sha256 file) the same careful way.
     /// Not FileManager.createFile: on Linux it writes a temporary file of its
     /// own (`.dat.nosync…`), whose name no later run could tell abandoned.
-    static func write(_ data: Data, to url: URL) throws {
+    public static func write(_ data: Data, to url: URL) throws {
         let file = OutputFile(final: url)
         let fd = open(file.temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw FileError(path: url.path, message: "cannot write: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw FileError(path: url.path, message: "cannot write: \(lastSystemMessage())") }
         defer { close(fd) }
         do {
             try FileHandle(fileDescriptor: fd, closeOnDealloc: false).write(contentsOf: data)
         } catch {
             throw FileError(path: url.path, message: "cannot write: \(error.localizedDescription)")
         }
-        guard fsync(fd) == 0 else { throw FileError(path: url.path, message: "cannot write: \(String(cString: strerror(errno)))") }
+        guard fsync(fd) == 0 else { throw FileError(path: url.path, message: "cannot write: \(lastSystemMessage())") }
         try file.commit()
     }
 }

@@ -2,7 +2,7 @@ import COpenSSL
 import Foundation
 
 /// The digest algorithms BagIt manifests use, by their manifest names.
-enum DigestAlgorithm: String, CaseIterable, Sendable, Comparable {
+public enum DigestAlgorithm: String, CaseIterable, Sendable, Comparable {
     case md5, sha1, sha256, sha512
 
     fileprivate var evp: OpaquePointer? { FetchedDigests.shared.table[self] }
@@ -25,7 +25,7 @@ enum DigestAlgorithm: String, CaseIterable, Sendable, Comparable {
         }
     }
 
-    static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// Each algorithm fetched from OpenSSL once per process: given the legacy
@@ -48,28 +48,40 @@ private struct FetchedDigests: @unchecked Sendable {
 /// has them); other BagIt algorithms on request. A class, so the OpenSSL
 /// context is freed even when a read stops before `finish()` (a damaged
 /// entry): the fuzzer found that leak.
-final class Digest {
+public final class Digest {
     private let context: OpaquePointer
 
-    init(_ algorithm: DigestAlgorithm = .sha256) {
-        context = EVP_MD_CTX_new()!
-        EVP_DigestInit_ex(context, algorithm.evp, nil)
+    /// A hasher for `algorithm`; throws when this OpenSSL cannot provide it
+    /// (MD5 and SHA-1 under a FIPS-only configuration, say).
+    public init(_ algorithm: DigestAlgorithm) throws(DigestError) {
+        guard let context = EVP_MD_CTX_new() else { throw DigestError(algorithm: algorithm, message: "out of memory") }
+        guard EVP_DigestInit_ex(context, algorithm.evp, nil) == 1 else {
+            EVP_MD_CTX_free(context)
+            throw DigestError(algorithm: algorithm, message: openSSLErrorText())
+        }
+        self.context = context
+    }
+
+    /// A SHA-256 hasher. Every bag mcpack writes or reads rests on SHA-256,
+    /// so an OpenSSL without it is a broken installation: that stops here.
+    public convenience init() {
+        try! self.init(.sha256)
     }
 
     deinit { EVP_MD_CTX_free(context) }
 
-    func update(_ bytes: UnsafeRawBufferPointer) {
+    public func update(_ bytes: UnsafeRawBufferPointer) {
         if let base = bytes.baseAddress, bytes.count > 0 {
             EVP_DigestUpdate(context, base, bytes.count)
         }
     }
 
-    func update(_ data: Data) {
+    public func update(_ data: Data) {
         data.withUnsafeBytes { update($0) }
     }
 
     /// The digest as lower-case hex; the hasher is spent afterwards.
-    func finish() -> String {
+    public func finish() -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
@@ -78,7 +90,7 @@ final class Digest {
 
     /// Lower-case hex. (String(format:) per byte cost a third of a rebuild's
     /// time over 17,000 tiles.)
-    static func hexString<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    public static func hexString<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)
@@ -89,33 +101,28 @@ final class Digest {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func hex(_ data: Data) -> String {
+    public static func hex(_ data: Data) -> String {
         let hasher = Digest()
         hasher.update(data)
         return hasher.finish()
     }
-
-    /// Hashes a file in 1 MiB reads; returns the digest and the byte count.
-    static func hexOfFile(_ path: String) throws -> (sha256: String, bytes: Int) {
-        let hasher = Digest()
-        let total = try FileChunks.read(path) { hasher.update($0) }
-        return (hasher.finish(), total)
-    }
-
-    static func hexOfFile(_ url: URL) throws -> (sha256: String, bytes: Int) {
-        try hexOfFile(url.path)
-    }
 }
 
-/// A file that could not be read or written, by path.
-public struct FileError: Error, Sendable, CustomStringConvertible {
-    public let path: String
+/// OpenSSL could not start a digest.
+public struct DigestError: Error, Sendable, CustomStringConvertible {
+    public let algorithm: DigestAlgorithm
     public let message: String
 
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
+    public var description: String { "OpenSSL cannot compute \(algorithm.rawValue): \(message)" }
+}
 
-    public var description: String { "\(path): \(message)" }
+/// The oldest error on this thread's OpenSSL error queue, as text; the
+/// queue is emptied, so the next failure is not blamed on this one.
+private func openSSLErrorText() -> String {
+    let code = ERR_get_error()
+    ERR_clear_error()
+    guard code != 0 else { return "unknown OpenSSL error" }
+    var text = [CChar](repeating: 0, count: 256)
+    ERR_error_string_n(code, &text, text.count)
+    return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

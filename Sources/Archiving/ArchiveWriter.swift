@@ -1,18 +1,24 @@
 import CArchive
+import FileIO
 import Foundation
 
 /// Writes a zip, tar.gz or tar.zst through libarchive, the same bytes for
-/// the same entries: fixed times and owners, no host details. The archive
-/// file's own SHA-256 is computed (on the hashing queue's core) as its
-/// bytes go out, so the .sha256 costs no second read.
-final class ArchiveWriter {
+/// the same entries: fixed times and owners, no host details, and zip times
+/// that do not follow the local time zone (see `ArchiveTimes`). Whoever
+/// needs the archive's own hash gets its bytes as they go out (`observe`),
+/// so it costs no second read.
+public final class ArchiveWriter {
+    public enum Format: Sendable { case zip, tarGz, tarZst }
+
     private let archive: OpaquePointer
-    private let format: ArchiveFormat
-    private let path: String
+    private let format: Format
+    public let path: String
     private let sink: Sink
     private var closed = false
+    /// The last entry time found to give the same DOS fields in UTC.
+    private var timeChecked: Int?
 
-    /// Where libarchive's output goes: the file, and the hash of its bytes.
+    /// Where libarchive's output goes: the observer, then the file.
     ///
     /// Blocks are written on a thread of their own, so the kernel's copy
     /// into the page cache runs beside the reading and CRC on this one and
@@ -20,18 +26,17 @@ final class ArchiveWriter {
     /// the copy was over half of a rebuild's write (2026-11-22). At most
     /// `slots` blocks wait at once, so memory stays bounded.
     private final class Sink: @unchecked Sendable {
-        let fd: Int32
-        let hasher = Digest()
-        let hashing: HashingQueue
+        let file: FileWriter
+        let observe: (Data) -> Void
         var bytes = 0
         private let writing = DispatchQueue(label: "mcpack.archive-write")
         private let slots = DispatchSemaphore(value: 8)
         private let lock = NSLock()
         private var firstFailure: String?
 
-        init(fd: Int32, hashing: HashingQueue) {
-            self.fd = fd
-            self.hashing = hashing
+        init(file: FileWriter, observe: @escaping (Data) -> Void) {
+            self.file = file
+            self.observe = observe
         }
 
         /// The first write error, once one happened.
@@ -46,49 +51,43 @@ final class ArchiveWriter {
         func take(_ buffer: UnsafeRawBufferPointer) -> Bool {
             guard failure == nil else { return false }
             let block = Data(buffer)
-            hashing.update(hasher, with: block)
+            observe(block)
             bytes += block.count
             slots.wait()
             writing.async {
                 defer { self.slots.signal() }
                 guard self.failure == nil else { return }
-                block.withUnsafeBytes { self.writeAll($0) }
+                do {
+                    try block.withUnsafeBytes { try self.file.write($0) }
+                } catch let error as FileError {
+                    self.record(error.message)
+                } catch {
+                    self.record("\(error)")
+                }
             }
             return true
         }
 
         /// Returns once every block taken is written (or has failed).
         func drain() { writing.sync {} }
-
-        private func writeAll(_ bytes: UnsafeRawBufferPointer) {
-            var offset = 0
-            while offset < bytes.count {
-                let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    record(String(cString: strerror(errno)))
-                    return
-                }
-                offset += n
-            }
-        }
     }
 
-    init(path: String, format: ArchiveFormat, hashing: HashingQueue = HashingQueue()) throws {
-        // libarchive's zip writer turns times into DOS fields through the
-        // local time zone; pin it so TZ cannot change the bytes.
-        setenv("TZ", "UTC0", 1)
-        tzset()
+    /// Creates (or truncates) `path`. `observe` is given every block of
+    /// the archive's bytes, in order, on the calling thread, before the
+    /// block is written.
+    public init(path: String, format: Format, observe: @escaping (Data) -> Void = { _ in }) throws {
         guard let archive = archive_write_new() else { throw FileError(path: path, message: "libarchive: out of memory") }
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
+        let file: FileWriter
+        do {
+            file = try FileWriter(path: path)
+        } catch {
             archive_write_free(archive)
-            throw FileError(path: path, message: "cannot create: \(String(cString: strerror(errno)))")
+            throw error
         }
         self.archive = archive
         self.format = format
         self.path = path
-        self.sink = Sink(fd: fd, hashing: hashing)
+        self.sink = Sink(file: file, observe: observe)
         switch format {
         case .zip:
             try check(archive_write_set_format_zip(archive))
@@ -113,20 +112,27 @@ final class ArchiveWriter {
         }, nil))
     }
 
+    /// Frees libarchive's handle; the file is closed once the last block
+    /// queued is written and the sink is released.
     deinit {
         if !closed { archive_write_close(archive) }
         archive_write_free(archive)
         sink.drain()
-        close(sink.fd)
     }
 
     /// Adds a regular file; `compress` chooses deflate or store in a zip
     /// (already-compressed images gain nothing from deflate).
-    func add(path entryPath: String, size: Int, mtime: Int, compress: Bool, body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+    public func add(path entryPath: String, size: Int, mtime: Int, compress: Bool, body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         if format == .zip {
+            if timeChecked != mtime {
+                guard ArchiveTimes.localMatchesUTC(mtime) else {
+                    throw FileError(path: path, message: "zip times would follow the local time zone; call ArchiveTimes.useUTC() at start")
+                }
+                timeChecked = mtime
+            }
             try check(compress ? archive_write_zip_set_compression_deflate(archive) : archive_write_zip_set_compression_store(archive))
         }
-        let entry = archive_entry_new()!
+        guard let entry = archive_entry_new() else { throw FileError(path: path, message: "libarchive: out of memory") }
         defer { archive_entry_free(entry) }
         archive_entry_set_pathname_utf8(entry, entryPath)
         archive_entry_set_filetype(entry, 0o100000)  // AE_IFREG
@@ -149,22 +155,21 @@ final class ArchiveWriter {
         try check(archive_write_finish_entry(archive))
     }
 
-    func add(path entryPath: String, data: Data, mtime: Int, compress: Bool) throws {
+    public func add(path entryPath: String, data: Data, mtime: Int, compress: Bool) throws {
         try add(path: entryPath, size: data.count, mtime: mtime, compress: compress) { write in
             try data.withUnsafeBytes { try write($0) }
         }
     }
 
-    /// Finishes the archive; returns its SHA-256 and size.
-    func finish() throws -> (sha256: String, bytes: Int) {
+    /// Finishes the archive and flushes it to disk; returns its size.
+    public func finish() throws -> Int {
         closed = true
         let status = archive_write_close(archive)
         sink.drain()
         try check(status)
         if sink.failure != nil { throw failure() }
-        guard fsync(sink.fd) == 0 else { throw FileError(path: path, message: "cannot flush to disk: \(String(cString: strerror(errno)))") }
-        sink.hashing.drain()
-        return (sink.hasher.finish(), sink.bytes)
+        try sink.file.sync()
+        return sink.bytes
     }
 
     private func check(_ status: Int32) throws {

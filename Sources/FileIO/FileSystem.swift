@@ -1,0 +1,51 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Folder work that FileManager does too slowly or too vaguely.
+public enum FileSystem {
+    /// Every regular file under `root`, relative, in byte order of the
+    /// UTF-8 (what `sort` gives with LC_ALL=C). The type comes from the
+    /// directory entry: a stat for each of 17,000 tiles cost a quarter of a
+    /// second of a cold build.
+    public static func regularFiles(under root: URL) throws -> [String] {
+        var files: [String] = []
+        func walk(_ relative: String) throws {
+            let path = relative.isEmpty ? root.path : root.path + "/" + relative
+            guard let folder = opendir(path) else {
+                throw FileError(path: path, message: "cannot list: \(lastSystemMessage())")
+            }
+            defer { closedir(folder) }
+            while let entry = readdir(folder) {
+                // Read in place: a record can be shorter than struct dirent.
+                let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { String(cString: $0) }
+                }
+                if name == "." || name == ".." { continue }
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var type = entry.pointee.d_type
+                if type == UInt8(DT_UNKNOWN) {
+                    // Some file systems do not say; ask.
+                    var info = stat()
+                    guard lstat(root.path + "/" + child, &info) == 0 else { continue }
+                    type = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : 0
+                }
+                if type == UInt8(DT_DIR) {
+                    try walk(child)
+                } else if type == UInt8(DT_REG) {
+                    files.append(child)
+                }
+            }
+        }
+        try walk("")
+        return files.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Removes one file (not a folder), or throws saying why not.
+    public static func removeFile(_ path: String) throws {
+        guard unlink(path) == 0 else { throw FileError(path: path, message: "cannot remove: \(lastSystemMessage())") }
+    }
+}

@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The only place above which no one sees errno: every failed call is turned
+// into a FileError here, with the system's words for it.
+
+/// The system's text for an errno value.
+func systemMessage(_ code: Int32) -> String {
+    String(cString: strerror(code))
+}
+
+/// The current errno's text.
+func lastSystemMessage() -> String {
+    systemMessage(errno)
+}
+
+/// Opens `path` read-only, or throws a FileError naming it.
+func openForReading(_ path: String) throws -> Int32 {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw FileError(path: path, message: "cannot open for reading: \(lastSystemMessage())") }
+    return fd
+}

@@ -1,0 +1,130 @@
+import FileIO
+import Foundation
+import Testing
+
+/// The POSIX file work behind `FileIO`, without the kit.
+@Suite struct FileIOTests {
+    @Test func outputFileAppearsOnlyWhenCommitted() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let final = folder.url.appendingPathComponent("out.zip")
+        do {
+            let file = OutputFile(final: final)
+            #expect(file.temporary == OutputFile.temporary(for: final))
+            #expect(file.temporary.lastPathComponent == ".out.zip\(OutputFile.marker)\(ProcessInfo.processInfo.processIdentifier)")
+            try Data("half".utf8).write(to: file.temporary)
+            #expect(!FileManager.default.fileExists(atPath: final.path))
+            // Released uncommitted, as when a build fails.
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+
+        let file = OutputFile(final: final)
+        try Data("whole".utf8).write(to: file.temporary)
+        try file.commit()
+        #expect(try Data(contentsOf: final) == Data("whole".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.zip"])
+    }
+
+    @Test func aFailedWriteLeavesNothingAtTheFinalPath() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let final = folder.url.appendingPathComponent("sub/out.sha256")  // sub/ does not exist
+        let error = #expect(throws: FileError.self) { try OutputFile.write(Data("x".utf8), to: final) }
+        #expect(error?.path == final.path)
+        #expect(!FileManager.default.fileExists(atPath: final.path))
+
+        // A commit that cannot rename: the temporary was never made.
+        let other = folder.url.appendingPathComponent("b.txt")
+        #expect(throws: FileError.self) { try OutputFile(final: other).commit() }
+        #expect(!FileManager.default.fileExists(atPath: other.path))
+
+        try OutputFile.write(Data("y".utf8), to: other)
+        #expect(try Data(contentsOf: other) == Data("y".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["b.txt"])
+    }
+
+    /// A temporary of a process that is gone is removed; this process's is not.
+    @Test func abandonedTemporariesAreRemoved() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/sh")
+        gone.arguments = ["-c", "exit 0"]
+        try gone.run()
+        gone.waitUntilExit()
+        let dead = ".a.zip\(OutputFile.marker)\(gone.processIdentifier)"
+        let mine = ".b.zip\(OutputFile.marker)\(ProcessInfo.processInfo.processIdentifier)"
+        for name in [dead, mine, "c.zip", ".d.zip.partial-notapid"] {
+            try Data().write(to: folder.url.appendingPathComponent(name))
+        }
+        #expect(OutputFile.removeAbandoned(in: folder.url) == [dead])
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.url.path)) == [mine, "c.zip", ".d.zip.partial-notapid"])
+    }
+
+    @Test func chunkedReadsSeeEveryByte() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("f")
+        let data = Data.pattern(FileChunks.chunkSize * 2 + 123)
+        try data.write(to: URL(fileURLWithPath: path))
+        var read = Data()
+        var chunks = 0
+        #expect(try FileChunks.read(path) { read.append(contentsOf: $0); chunks += 1 } == data.count)
+        #expect(read == data && chunks == 3)
+
+        var owned = Data()
+        #expect(try FileChunks.readOwned(path, expected: 10) { owned.append($0) } == data.count)
+        #expect(owned == data)
+
+        let error = #expect(throws: FileError.self) { try FileChunks.read(folder.path("missing")) { _ in } }
+        #expect(error?.path == folder.path("missing"))
+        #expect(error?.message.hasPrefix("cannot open for reading") == true)
+    }
+
+    @Test func positionedReads() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("f")
+        try Data("0123456789".utf8).write(to: URL(fileURLWithPath: path))
+        let file = try FileReader(path: path)
+        #expect(file.size == 10)
+        #expect(file.read(at: 3, count: 4) == Array("3456".utf8))
+        #expect(file.read(at: 8, count: 2) == Array("89".utf8))
+        #expect(file.read(at: 8, count: 3) == nil)
+        #expect(file.read(at: 100, count: 1) == nil)
+        #expect(file.read(at: 0, count: 0) == [])
+    }
+
+    @Test func fileWriterWritesAndSyncs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("w")
+        do {
+            let writer = try FileWriter(path: path)
+            try Data("abc".utf8).withUnsafeBytes { try writer.write($0) }
+            try Data.pattern(100_000).withUnsafeBytes { try writer.write($0) }
+            try writer.sync()
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("abc".utf8) + Data.pattern(100_000))
+        #expect(throws: FileError.self) { try FileWriter(path: folder.path("no/such/folder")) }
+    }
+
+    @Test func regularFilesAreListedInByteOrder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for name in ["b/z.txt", "b/a/1.txt", "B.txt", "a.txt", "é.txt", ".hidden"] {
+            let url = folder.url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data().write(to: url)
+        }
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link"), withDestinationPath: "a.txt")
+        #expect(try FileSystem.regularFiles(under: folder.url) == [".hidden", "B.txt", "a.txt", "b/a/1.txt", "b/z.txt", "é.txt"])
+        #expect(throws: FileError.self) { try FileSystem.regularFiles(under: folder.url.appendingPathComponent("missing")) }
+
+        try FileSystem.removeFile(folder.path("a.txt"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("a.txt")))
+        let error = #expect(throws: FileError.self) { try FileSystem.removeFile(folder.path("a.txt")) }
+        #expect(error?.message.hasPrefix("cannot remove") == true)
+    }
+}
