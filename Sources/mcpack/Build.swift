@@ -10,6 +10,9 @@ struct Build: AsyncParsableCommand {
             makes the deep-zoom tiles of the master, the app icon sizes and the launch \
             layers (kept in .mcpack-cache/ so a rebuild does not make them again), \
             and writes <output>/<name>-<version>.<format> with <archive>.sha256 beside it. \
+            Every picture ships as 8-bit sRGB, upright: embedded colour profiles, CMYK, \
+            16-bit depth and EXIF orientation are converted, and bundle.json records what \
+            was done to each input. \
             The archive is a BagIt 1.0 bag in one top folder. The same inputs always give \
             the same bytes; set SOURCE_DATE_EPOCH or [bundle] source_date to choose the \
             time stamped on every entry.
