@@ -35,7 +35,8 @@ struct BagContents {
     static func keepsData(_ path: String, size: Int64) -> Bool {
         if isTagFile(path) { return size <= 64 << 20 }
         let lower = path.lowercased()
-        return size <= 16 << 20 && (lower.hasSuffix(".json") || lower.hasSuffix(".dzi") || lower.hasPrefix("data/icons/") || lower.hasPrefix("data/categories/"))
+        return size <= 16 << 20 && (lower.hasSuffix(".json") || lower.hasSuffix(".dzi") || lower.hasPrefix("data/icons/")
+            || lower.hasPrefix("data/categories/") || DocumentInput.isSampleTile(lower))
     }
 
     /// Problems with a path as stored: absolute, `..`, `~user`, drive letters,

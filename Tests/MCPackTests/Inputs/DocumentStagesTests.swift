@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 @testable import MCPackKit
 import Testing
 
@@ -70,5 +71,20 @@ import Testing
         files["data/categories/3.png"] = Data()
         let problems = CategoriesInput.verify(nil, in: DocumentStagesTests.bag(files))
         #expect(problems.map(\.path) == ["data/categories/2.png", "data/categories/3.png"])
+    }
+}
+
+/// verify decodes a sample of shipped pictures and finds any that is not
+/// 8-bit sRGB.
+@Suite struct PictureSRGBVerifyTests {
+    @Test func aCMYKTileIsNamed() throws {
+        let dzi = Data(#"<Image TileSize="2" Overlap="0" Format="jpeg"><Size Width="1" Height="1"/></Image>"#.utf8)
+        let good = try Imaging.Image.solid(width: 1, height: 1, ink: [200, 40, 40]).jpegData()
+        let cmyk = try Imaging.Image.solid(width: 1, height: 1, ink: [200, 40, 40]).exported(toProfile: "cmyk").jpegData()
+        let files = ["data/document/m.dzi": dzi, "data/document/m_files/0/0_0.jpeg": good]
+        #expect(DocumentInput.verify(nil, in: DocumentStagesTests.bag(files)).isEmpty)
+        let problems = DocumentInput.verify(nil, in: DocumentStagesTests.bag(files.merging(["data/document/m_files/0/0_0.jpeg": cmyk]) { $1 }))
+        #expect(problems.map(\.rule) == ["picture-srgb"], "\(problems)")
+        #expect(problems.first?.message.contains("cmyk") == true)
     }
 }

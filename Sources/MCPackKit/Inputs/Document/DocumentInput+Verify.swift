@@ -1,11 +1,27 @@
 import Foundation
+import Imaging
 
 extension DocumentInput {
     /// Each pyramid (Deep Zoom or IIIF) holds every tile its descriptor
     /// implies, and no other, at the master's size as bundle.json records it.
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
         let master = record.map { MasterSize(width: $0.width, height: $0.height) }
-        return deepZoom(bag, master: master) + iiif(bag, master: master, format: record?.settings.tileFormat)
+        return deepZoom(bag, master: master) + iiif(bag, master: master, format: record?.settings.tileFormat) + colour(bag)
+    }
+
+    /// The top-left tile of each level (Deep Zoom `<level>/0_0`, IIIF
+    /// `0,0,...`): the tiles verify decodes to check they are 8-bit sRGB,
+    /// a sample of every level without reading thousands of tiles twice.
+    static func isSampleTile(_ path: String) -> Bool {
+        path.hasPrefix("data/document/") && (path.contains("_files/") && path.contains("/0_0.") || path.contains("/0,0,"))
+    }
+
+    private static func colour(_ bag: BagView) -> [Problem] {
+        bag.files.keys.filter(isSampleTile).sorted().compactMap { path in
+            guard let data = bag.files[path]?.data, let tile = try? Image(data: data),
+                  let problem = PictureImport.notSRGB(tile) else { return nil }
+            return Problem(path, "picture-srgb", problem)
+        }
     }
 
     private static func deepZoom(_ bag: BagView, master: MasterSize?) -> [Problem] {
