@@ -25,10 +25,20 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
+# have COMMAND: COMMAND is on PATH; or, given a path, that file exists (so
+# need also installs data files, such as a colour profile).
+have() {
+  case "$1" in
+    /*) [ -e "$1" ] ;;
+    *) command -v "$1" >/dev/null 2>&1 ;;
+  esac
+}
+
 # need COMMAND PACKAGE [FORMULA]: installs Debian's PACKAGE (Homebrew's
-# FORMULA on macOS) when COMMAND is not on PATH, or says how to.
+# FORMULA on macOS) when COMMAND is not on PATH (or, given a path, when that
+# file is missing), or says how to.
 need() {
-  command -v "$1" >/dev/null 2>&1 && return
+  have "$1" && return
   if [ "$(uname -s)" = Darwin ]; then
     command -v brew >/dev/null 2>&1 || die "$1 is missing: install it with Homebrew (brew install ${3:-$2})"
     say "installing ${3:-$2} with Homebrew"
@@ -41,7 +51,7 @@ need() {
     apt_install "$2"
   fi
   hash -r
-  command -v "$1" >/dev/null 2>&1 || die "$1 is still missing after installing ${3:-$2}"
+  have "$1" || die "$1 is still missing after installing ${3:-$2}"
 }
 
 # --- the benchmark master ---------------------------------------------------
@@ -110,18 +120,75 @@ ensure_master() {
   mv "$stamp.tmp" "$stamp"
 }
 
+# --- the 16-bit Adobe RGB master -------------------------------------------
+
+# Bump when the recipe below changes, so old TIFFs are made again.
+adobe_version=1
+adobe_profile=/usr/share/color/icc/compatibleWithAdobeRGB1998.icc  # Debian's icc-profiles-free
+
+# adobe_options: tiffsave's options for the 16-bit TIFF. A strip TIFF, not
+# tiled: what a scanning bureau delivers (128 rows a strip, libvips's default). LZW with the horizontal predictor
+# (libvips's default predictor), a common bureau compression. BigTIFF when
+# the uncompressed pixels pass 4 GB (34,000 x 24,000 x 3 x 2 bytes is 4.9 GB),
+# as a file that size must be: LZW on 16-bit samples may not bring it under
+# classic TIFF's 4 GiB.
+adobe_options() {
+  if [ $(( width * height * 6 )) -gt 4000000000 ]; then echo "compression=lzw,bigtiff"
+  else echo "compression=lzw"; fi
+}
+
+# ensure_adobe: makes $adobe, the master converted to Adobe RGB (1998) at
+# 16 bits per sample (relative colorimetric, the profile embedded), once,
+# with the stamp $adobe_stamp beside it; made again when the master (its
+# sha256 in $stamp) or the recipe changes. When bench/cache/ has too little
+# room it makes nothing and says why in adobe_skip. Sets adobe_made_seconds
+# when it made the TIFF.
+ensure_adobe() {
+  local source_sha; source_sha="$(stamp_field sha256)"
+  if [ -f "$adobe" ] && [ -f "$adobe_stamp" ] \
+    && [ "$(sed -n 's/^recipe=//p' "$adobe_stamp")" = "$adobe_version" ] \
+    && [ "$(sed -n 's/^master_sha256=//p' "$adobe_stamp")" = "$source_sha" ]; then
+    say "16-bit Adobe RGB TIFF $adobe already made (stamp $adobe_stamp)"
+    return 0
+  fi
+  rm -f "$adobe" "$adobe_stamp"
+  # At most the uncompressed pixels (LZW makes it smaller, by how much
+  # depends on the picture), and 64 MB for the TIFF's own overhead.
+  local need_kb=$(( width * height * 6 / 1024 + 65536 )) free_kb
+  free_kb=$(df -Pk "$cache" | awk 'NR == 2 { print $4 }')
+  if [ "$free_kb" -lt "$need_kb" ]; then
+    adobe_skip="disk space is short: bench/cache/ has $(( free_kb / 1024 )) MB free, the 16-bit TIFF may take up to $(( need_kb / 1024 )) MB"
+    say "$adobe_skip; leaving the 16-bit Adobe RGB TIFF rows out"
+    return 0
+  fi
+  say "making the ${width} x ${height} 16-bit Adobe RGB TIFF, strip, $(adobe_options) (once; up to $(( need_kb / 1024 )) MB of the $(( free_kb / 1024 )) MB free)"
+  local started=$SECONDS tmp="$cache/adobe.tmp.tif"
+  rm -f "$tmp"
+  vips icc_transform "$master" "${tmp}[$(adobe_options)]" "$adobe_profile" \
+    --input-profile srgb --depth 16 --intent relative \
+    || { rm -f "$tmp"; die "making the 16-bit Adobe RGB TIFF failed (free space in bench/cache/ now: $(df -Pk "$cache" | awk 'NR == 2 { print int($4 / 1024) }') MB)"; }
+  mv "$tmp" "$adobe"
+  printf 'recipe=%s\nmaster_sha256=%s\noptions=%s\nbytes=%s\nseconds=%s\n' "$adobe_version" "$source_sha" \
+    "$(adobe_options)" "$(wc -c <"$adobe" | tr -d ' ')" "$(( SECONDS - started ))" >"$adobe_stamp.tmp"
+  mv "$adobe_stamp.tmp" "$adobe_stamp"
+  adobe_made_seconds=$(( SECONDS - started ))
+  say "made $adobe in $(( SECONDS - started )) s, $(wc -c <"$adobe" | tr -d ' ') bytes"
+}
+
 # --- the benchmark project --------------------------------------------------
 
-# bench_project DIR: the example project ($root's bundle.toml and assets/)
-# in DIR, with $master (hard-linked, else copied) as its document.
+# bench_project DIR [MASTER]: the example project ($root's bundle.toml and
+# assets/) in DIR, with MASTER (default $master; hard-linked, else copied)
+# as its document, named master.EXT after MASTER's extension.
 bench_project() {
-  local dir="$1"
+  local dir="$1" source="${2:-$master}"
+  local name="master.${source##*.}"
   mkdir -p "$dir/assets/document"
   for item in icon launch categories clauses.toml; do
     cp -R "$root/assets/$item" "$dir/assets/$item"
   done
-  ln -f "$master" "$dir/assets/document/master.jpg" 2>/dev/null \
-    || cp "$master" "$dir/assets/document/master.jpg"
+  ln -f "$source" "$dir/assets/document/$name" 2>/dev/null \
+    || cp "$source" "$dir/assets/document/$name"
   grep -q '^image = ' "$root/bundle.toml" || die "bundle.toml has no 'image = ' line to point at the master"
-  sed 's|^image = "[^"]*"|image = "assets/document/master.jpg"|' "$root/bundle.toml" >"$dir/bundle.toml"
+  sed "s|^image = \"[^\"]*\"|image = \"assets/document/$name\"|" "$root/bundle.toml" >"$dir/bundle.toml"
 }
