@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what mcpack needs to build and test, and only what is missing:
 # the C libraries (libvips, libarchive, OpenSSL, zlib) with pkg-config, and for
-# the tests bagit.py (PyPI's bagit) and zstd. Debian/Ubuntu through apt,
+# the tests bagit.py (PyPI's bagit), zstd and man-db. Debian/Ubuntu through apt,
 # macOS through Homebrew. The Swift toolchain itself is not installed here.
 set -euo pipefail
 
@@ -26,6 +26,9 @@ Linux)
   pkgcheck zlib || missing+=(zlib1g-dev)
   if [ $want_tests = 1 ]; then
     command -v zstd >/dev/null 2>&1 || missing+=(zstd)
+    # man -l, which renders the installed man pages in InstallTests. Asked of
+    # dpkg: minimized Ubuntu images have a stand-in /usr/bin/man without it.
+    dpkg-query -W -f='${Status}' man-db 2>/dev/null | grep -q 'ok installed' || missing+=(man-db)
     if ! command -v python3 >/dev/null 2>&1; then
       missing+=(python3 python3-pip)
     elif ! command -v bagit.py >/dev/null 2>&1 && ! python3 -m pip --version >/dev/null 2>&1; then

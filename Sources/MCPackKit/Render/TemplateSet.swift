@@ -29,7 +29,9 @@ struct TemplateSet {
                 throw FileError(path: root.path, message: "template folder not found (from --templates or MCPACK_TEMPLATES)")
             }
             let folder = root.appendingPathComponent(name)
-            if let enumerator = FileManager.default.enumerator(atPath: folder.path) {
+            // (Asked first: on Linux an enumerator of a missing folder is not nil.)
+            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue,
+               let enumerator = FileManager.default.enumerator(atPath: folder.path) {
                 files = []
                 for case let relative as String in enumerator where relative.hasSuffix(".mustache") {
                     let file = folder.appendingPathComponent(relative)
