@@ -85,11 +85,14 @@ stage() {
   # built binary's path.
   "$tool" "$stage/bin/mcpack" --multi-page --date "$day" --output-directory "$stage/share/man/man1" \
     || die "generate-manual failed"
-  # A discussion's paragraphs are split by an empty line, which mdoc warns
-  # about; .Pp is mdoc's paragraph break.
+  # Two fixes of layout, not of words, so that man and mandoc render the
+  # pages without a warning: a discussion's paragraphs are split by an empty
+  # line, where mdoc wants .Pp; and mdoc wants each sentence of a text line
+  # on a line of its own.
   local page
   for page in "$stage"/share/man/man1/*.1; do
-    sed 's/^$/.Pp/' "$page" >"$page.tmp" && mv "$page.tmp" "$page"
+    perl -pe 'if (/^$/) { $_ = ".Pp\n" } elsif (!/^[.\x27]/) { s/([.!?]) +(?=[A-Z])/$1\n/g }' "$page" >"$page.tmp"
+    mv "$page.tmp" "$page"
   done
   "$stage/bin/mcpack" --generate-completion-script bash >"$stage/share/bash-completion/completions/mcpack"
   "$stage/bin/mcpack" --generate-completion-script zsh >"$stage/share/zsh/site-functions/_mcpack"

@@ -77,6 +77,11 @@ import Testing
             #expect(rendered.status == 0, "\(page): \(rendered.stderr)")
             #expect(rendered.stderr.isEmpty, "\(page): \(rendered.stderr)")
             #expect(rendered.stdout.contains("mcpack"), "\(page)")
+            if FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc") {
+                // What macOS's man is: stricter about mdoc style.
+                let lint = try Self.run("/usr/bin/mandoc", ["-T", "lint", "-W", "warning", path], in: work)
+                #expect(lint.status == 0 && lint.stdout.isEmpty && lint.stderr.isEmpty, "\(page): \(lint.stdout)\(lint.stderr)")
+            }
             #endif
         }
         #if !os(macOS)
