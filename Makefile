@@ -31,6 +31,7 @@ help:
 	@echo "make crash-safety  SIGKILL mcpack build at random moments on the benchmark master; check archives and cache (~6 min)"
 	@echo "make assets  regenerate the example project's images (needs Python with Pillow)"
 	@echo "make install [PREFIX=/usr/local] [DESTDIR=]  install mcpack, its man pages and bash/zsh/fish completions"
+	@echo "make stage   build what make install copies, into .build/install/stage (then sudo make install only copies)"
 	@echo "make uninstall [PREFIX=/usr/local] [DESTDIR=]  remove exactly those files"
 	@echo "make dist    the release tarball for this platform, reproducible, and its .sha256, in dist/"
 	@echo "make clean   remove build output and dist/"
@@ -71,9 +72,8 @@ assets:
 
 # Installing (scripts/install.sh): the release binary, man pages generated
 # from its ArgumentParser definitions, and completions, laid out in STAGE as
-# under PREFIX. The stage is remade only when the binary is; the binary only
-# when a source is newer, so `make build && sudo make install` runs no swift
-# as root.
+# under PREFIX. The stage is remade only when the binary is, the binary only
+# when a source is newer: after `make stage`, `sudo make install` only copies.
 PREFIX ?= /usr/local
 STAGE := .build/install/stage
 VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/MCPackKit/Support/Version.swift)
@@ -81,6 +81,7 @@ PLATFORM := $(shell uname -s | tr A-Z a-z)-$(shell uname -m)
 
 $(RELEASE_BIN): Package.swift $(shell find Sources Templates Plugins -type f)
 	$(MAKE) build
+	@touch $@
 
 $(STAGE)/bin/mcpack: $(RELEASE_BIN) scripts/install.sh
 	scripts/install.sh stage $(RELEASE_BIN) $(STAGE)
