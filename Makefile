@@ -17,7 +17,7 @@ ifeq ($(shell uname -s),Linux)
 STATIC_STDLIB := --static-swift-stdlib
 endif
 
-.PHONY: all deps build test demo bench fuzz campaign crash-safety assets clean help
+.PHONY: all deps build test demo bench fuzz campaign crash-safety assets clean help stage install uninstall dist
 
 all: build
 
@@ -30,6 +30,10 @@ help:
 	@echo "make campaign      damage the example archive at random (seeded); count what verify detects and misses"
 	@echo "make crash-safety  SIGKILL mcpack build at random moments on the benchmark master; check archives and cache (~6 min)"
 	@echo "make assets  regenerate the example project's images (needs Python with Pillow)"
+	@echo "make install [PREFIX=/usr/local] [DESTDIR=]  install mcpack, its man pages and bash/zsh/fish completions"
+	@echo "make stage   build what make install copies, into .build/install/stage (then sudo make install only copies)"
+	@echo "make uninstall [PREFIX=/usr/local] [DESTDIR=]  remove exactly those files"
+	@echo "make dist    the release tarball for this platform, reproducible, and its .sha256, in dist/"
 	@echo "make clean   remove build output and dist/"
 
 deps:
@@ -64,6 +68,37 @@ crash-safety: build
 
 assets:
 	python3 scripts/make-example-assets.py
+
+# Installing (scripts/install.sh): the release binary, man pages generated
+# from its ArgumentParser definitions, and completions, laid out in STAGE as
+# under PREFIX. The stage is remade only when the binary is, the binary only
+# when a source is newer: after `make stage`, `sudo make install` only copies.
+PREFIX ?= /usr/local
+STAGE := .build/install/stage
+VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/MCPackKit/Support/Version.swift)
+PLATFORM := $(shell uname -s | tr A-Z a-z)-$(shell uname -m)
+
+$(RELEASE_BIN): Package.swift $(shell find Sources Templates Plugins -type f)
+	$(MAKE) build
+	@touch $@
+
+$(STAGE)/bin/mcpack: $(RELEASE_BIN) scripts/install.sh
+	scripts/install.sh stage $(RELEASE_BIN) $(STAGE)
+
+stage: $(STAGE)/bin/mcpack
+
+install: stage
+	scripts/install.sh install $(STAGE) "$(DESTDIR)$(PREFIX)"
+
+# What the stage lists, so a stage is needed (made if missing, not remade).
+uninstall: | $(STAGE)/bin/mcpack
+	scripts/install.sh uninstall $(STAGE) "$(DESTDIR)$(PREFIX)" $(if $(DESTDIR),"$(DESTDIR)")
+
+# Staged afresh, so the man pages carry this SOURCE_DATE_EPOCH (default: the
+# last commit's date), as the tarball's entries do.
+dist: $(RELEASE_BIN)
+	scripts/install.sh stage $(RELEASE_BIN) $(STAGE)
+	scripts/install.sh dist $(STAGE) dist/mcpack-$(VERSION)-$(PLATFORM).tar.gz
 
 clean:
 	rm -rf .build .build-fuzz dist

@@ -64,12 +64,17 @@ let package = Package(
         // The Swift face of OpenSSL: the BagIt digests (md5, sha1, sha256, sha512).
         .target(name: "Hashing", dependencies: ["COpenSSL"]),
 
-        // The templates under Templates/, shipped as resources.
+        // The templates under Templates/, compiled into the binary (so it
+        // needs nothing beside it): the EmbedTemplates plugin turns every
+        // file in these folders into bytes in a generated Swift source.
         .target(
             name: "MCPackTemplates",
             path: "Templates",
-            resources: [.copy("bundle"), .copy("init"), .copy("launch"), .copy("html")]
+            exclude: ["bundle", "init", "launch", "html"],
+            plugins: ["EmbedTemplates"]
         ),
+        .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["mcpack-embed-templates"]),
+        .executableTarget(name: "mcpack-embed-templates", path: "Plugins/EmbedTemplatesTool"),
 
         // The domain: projects, inputs, the bag, build, verify.
         .target(

@@ -1,9 +1,25 @@
-// SwiftPM ships resources only from a target, so Templates/ is one; this file
-// is its only code and tells the kit where the templates were installed.
-import Foundation
+// The templates under Templates/, compiled in: the EmbedTemplates plugin
+// generates EmbeddedTemplates from the files in bundle/, init/, launch/ and
+// html/ at build time (Plugins/EmbedTemplatesTool).
 
 public enum Templates {
-    /// The folder holding `bundle/` and `init/`, or nil if the resources were
-    /// not installed beside the executable.
-    public static var directory: URL? { Bundle.module.resourceURL }
+    /// The files of one folder (`bundle`, `init`, `launch`, `html`) as built
+    /// into mcpack: paths relative to that folder, bytes exactly as in the
+    /// repository, in byte order of the paths.
+    public static func files(in folder: String) -> [(path: String, bytes: [UInt8])] {
+        let prefix = folder + "/"
+        return EmbeddedTemplates.files.compactMap { file in
+            file.path.hasPrefix(prefix) ? (String(file.path.dropFirst(prefix.count)), file.bytes) : nil
+        }
+    }
+
+    /// Every folder built in, in order.
+    public static var folders: [String] {
+        var seen: [String] = []
+        for file in EmbeddedTemplates.files {
+            let folder = String(file.path.prefix { $0 != "/" })
+            if seen.last != folder { seen.append(folder) }
+        }
+        return seen
+    }
 }

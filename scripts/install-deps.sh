@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what mcpack needs to build and test, and only what is missing:
 # the C libraries (libvips, Little CMS, libarchive, OpenSSL, zlib) with
-# pkg-config, and for the tests bagit.py (PyPI's bagit), zstd and a free
-# Adobe RGB compatible colour profile. Debian/Ubuntu through apt,
+# pkg-config, and for the tests bagit.py (PyPI's bagit), zstd, man-db and a
+# free Adobe RGB compatible colour profile. Debian/Ubuntu through apt,
 # macOS through Homebrew. The Swift toolchain itself is not installed here.
 set -euo pipefail
 
@@ -30,6 +30,9 @@ Linux)
     command -v zstd >/dev/null 2>&1 || missing+=(zstd)
     # An Adobe RGB (1998) compatible profile, for the colour tests.
     [ -f /usr/share/color/icc/compatibleWithAdobeRGB1998.icc ] || missing+=(icc-profiles-free)
+    # man -l, which renders the installed man pages in InstallTests. Asked of
+    # dpkg: minimized Ubuntu images have a stand-in /usr/bin/man without it.
+    dpkg-query -W -f='${Status}' man-db 2>/dev/null | grep -q 'ok installed' || missing+=(man-db)
     if ! command -v python3 >/dev/null 2>&1; then
       missing+=(python3 python3-pip)
     elif ! command -v bagit.py >/dev/null 2>&1 && ! python3 -m pip --version >/dev/null 2>&1; then

@@ -24,6 +24,8 @@ struct Build: AsyncParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
+    @OptionGroup var templateOptions: TemplateOptions
+
     @Option(name: .long, help: ArgumentHelp("Write the archive here instead of bundle.toml's output folder.", valueName: "dir"))
     var output: String?
 
@@ -31,6 +33,7 @@ struct Build: AsyncParsableCommand {
     var overwrite = false
 
     func run() async throws {
+        templateOptions.use()
         let console = Console(json: project.json)
         let result: BuildResult
         do {

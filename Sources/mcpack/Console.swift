@@ -63,3 +63,16 @@ struct ProjectOptions: ParsableArguments {
     @Flag(name: .long, help: "Print one JSON object on standard output instead of text.")
     var json = false
 }
+
+/// `--templates DIR`, for the commands that render templates.
+struct TemplateOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Use the templates in this folder, laid out as mcpack's Templates/ (bundle/, init/, launch/, html/), instead of those built into mcpack; a folder it lacks comes from mcpack. Overrides MCPACK_TEMPLATES.",
+        valueName: "dir"))
+    var templates: String?
+
+    /// Makes the folder the one templates are read from, before any is.
+    func use() {
+        if let templates { TemplateFolder.chosen = URL(fileURLWithPath: templates).standardizedFileURL }
+    }
+}

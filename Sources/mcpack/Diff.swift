@@ -28,6 +28,8 @@ struct Diff: ParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
+    @OptionGroup var templateOptions: TemplateOptions
+
     @Flag(help: "Print only the one-line summary.")
     var stat = false
 
@@ -41,6 +43,7 @@ struct Diff: ParsableCommand {
     var html: String?
 
     func run() throws {
+        templateOptions.use()
         let console = Console(json: project.json)
         let report: DiffReport
         do {

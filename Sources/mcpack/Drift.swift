@@ -27,6 +27,8 @@ struct DriftCommand: ParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
+    @OptionGroup var templateOptions: TemplateOptions
+
     @Flag(help: "Bring drifted and missing copies up to date from the assets.")
     var fix = false
 
@@ -46,6 +48,7 @@ struct DriftCommand: ParsableCommand {
     }
 
     func run() throws {
+        templateOptions.use()
         let console = Console(json: project.json)
         let report: DriftReport
         do {

@@ -13,7 +13,10 @@ struct Init: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object on standard output instead of text.")
     var json = false
 
+    @OptionGroup var templateOptions: TemplateOptions
+
     func run() throws {
+        templateOptions.use()
         let console = Console(json: json)
         let folder = URL(fileURLWithPath: directory).standardizedFileURL
         let created: [String]
