@@ -150,5 +150,10 @@ struct TestProject {
         return index + 1
     }
 
-    func destroy() { try? FileManager.default.removeItem(at: root) }
+    /// Removes the project, and the file a test of paths leading outside it
+    /// puts beside it (`outside-<folder>.toml`).
+    func destroy() {
+        try? FileManager.default.removeItem(at: root)
+        try? FileManager.default.removeItem(at: root.deletingLastPathComponent().appendingPathComponent("outside-\(root.lastPathComponent).toml"))
+    }
 }
