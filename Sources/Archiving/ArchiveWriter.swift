@@ -22,8 +22,8 @@ public final class ArchiveWriter {
     ///
     /// Blocks are written on a thread of their own, so the kernel's copy
     /// into the page cache runs beside the reading and CRC on this one and
-    /// the hashing on a third. On a VM that must fault in each fresh page
-    /// the copy was over half of a rebuild's write (2026-11-22). At most
+    /// the hashing on a third: on a VM that must fault in each fresh page,
+    /// that copy is a large part of writing a new archive. At most
     /// `slots` blocks wait at once, so memory stays bounded.
     private final class Sink: @unchecked Sendable {
         let file: FileWriter

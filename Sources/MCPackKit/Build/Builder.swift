@@ -116,8 +116,8 @@ public enum Builder {
             throw InputError(sink.all)
         }
         // One input at a time: making the launch layers beside the tiling
-        // took a 34,000 px build past its memory budget (bench/results.md).
-        // An input may use every core for its own work, as the tiling does.
+        // took a 34,000 px build past its 256 MB memory budget. An input may
+        // use every core for its own work, as the tiling does.
         let lanes = min(2, ProcessInfo.processInfo.activeProcessorCount)
         var made: [MadeInput] = []
         for plan in checked.plans {
