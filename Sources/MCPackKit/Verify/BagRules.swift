@@ -120,8 +120,18 @@ enum BagRules {
         // so the Oxum says nothing until they come.
         if fetchAbsent.isEmpty { oxum(bag, decoded, payload: payload, &problems) }
         collisions(payload, &problems)
-        return problems
+        // The section of RFC 8493 each older rule comes from, for those
+        // that do not give their own.
+        return problems.map { problem in
+            guard problem.section == nil, let section = sections[problem.rule] else { return problem }
+            var named = problem
+            named.section = section
+            return named
+        }
     }
+
+    static let sections = ["manifest": "2.1.3", "manifest-path": "2.1.3", "unsafe-path": "2.1.3", "tagmanifest": "2.2.1",
+                           "complete": "3", "missing": "3", "fixity": "3"]
 
     /// bagit.txt (RFC 8493 §2.1.1): exactly two lines, in this order,
     /// `BagIt-Version: M.N` and `Tag-File-Character-Encoding: ENCODING`,
@@ -327,7 +337,20 @@ enum BagRules {
         // Reading stopped early: the sum of what was reached says nothing new.
         guard bag.stoppedAt == nil else { return }
         if bag.files["bag-info.txt"]?.damaged == true { return }
-        let labels = bag.files["bag-info.txt"]?.data.flatMap(decoded.utf8).map { parseLabels(String(decoding: $0, as: UTF8.self)) } ?? []
+        let text = bag.files["bag-info.txt"]?.data.flatMap(decoded.utf8).map { String(decoding: $0, as: UTF8.self) }
+        if let text {
+            // §2.2.2: `Label: value` lines, a long value continued on lines
+            // that start with a space or tab.
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+                let continued = line.first == " " || line.first == "\t"
+                if continued ? index == 0 : (line.firstIndex(of: ":").map { $0 == line.startIndex } ?? true) {
+                    problems.append(Problem("bag-info.txt", "bag-info-line", "line \(index + 1): \(line.prefix(60).debugDescription) is not \"Label: value\" nor the continuation of one", severity: .warning, section: "2.2.2"))
+                }
+            }
+        } else if bag.files["bag-info.txt"]?.data != nil {
+            problems.append(Problem("bag-info.txt", "bag-info-line", "cannot be read as \(decoded.name) text", severity: .warning, section: "2.1.1"))
+        }
+        let labels = text.map(parseLabels) ?? []
         guard let value = labels.first(where: { $0.0 == "Payload-Oxum" })?.1 else {
             problems.append(Problem("bag-info.txt", "payload-oxum", "no Payload-Oxum: a bag should give its payload's size and file count, the quick check before the checksums", severity: .warning, section: "2.2.2"))
             return
