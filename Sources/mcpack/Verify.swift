@@ -17,8 +17,12 @@ struct Verify: AsyncParsableCommand {
             With no argument, in a project: checks every input as build does, then \
             verifies this version's archive and says which inputs changed since it was built.
 
-            Prints every problem as `entry: rule: message`. Exit 0 valid (warnings \
-            allowed), 1 problems found, 2 could not verify.
+            A bag with a fetch.txt whose files are not all present is incomplete: an \
+            error, or with --allow-fetch a warning.
+
+            Prints every problem as `entry: rule: message`, with the RFC 8493 section \
+            of BagIt rules. Exit 0 valid (warnings allowed, unless --strict), 1 problems \
+            found, 2 could not verify.
             """)
 
     @Argument(help: ArgumentHelp("An archive or an unpacked bag folder. Omit to verify the project.", valueName: "archive"))
@@ -38,6 +42,12 @@ struct Verify: AsyncParsableCommand {
     @Option(name: .customLong("max-ratio"), help: "Refuse an archive that unpacks to more than this many times its size.")
     var maxRatio: Double = VerifyLimits().maxRatio
 
+    @Flag(name: .customLong("allow-fetch"), help: "Accept a bag whose fetch.txt names files not yet in it (a warning, not a problem): they come later.")
+    var allowFetch = false
+
+    @Flag(name: .customLong("strict"), help: "Exit 1 on warnings too (what RFC 8493 says a bag SHOULD do).")
+    var strict = false
+
     func run() async throws {
         let console = Console(json: project.json)
         var limits = VerifyLimits()
@@ -48,7 +58,7 @@ struct Verify: AsyncParsableCommand {
         let report: VerifyReport
         do {
             if let archive {
-                report = try Verifier.verify(archive, limits: limits)
+                report = try Verifier.verify(archive, limits: limits, allowFetch: allowFetch)
             } else {
                 report = try await ProjectVerifier.verify(configPath: project.config, limits: limits)
             }
@@ -72,6 +82,6 @@ struct Verify: AsyncParsableCommand {
                 console.out("\(console.paint("invalid", "1;31")): \(report.target): \(errors) problem\(errors == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "") (\(size))")
             }
         }
-        if !report.ok { throw ExitCode(1) }
+        if !report.ok || (strict && !report.problems.isEmpty) { throw ExitCode(1) }
     }
 }

@@ -8,10 +8,16 @@ enum BagRules {
     static let versions = ["1.0", "0.97", "0.96", "0.95", "0.94", "0.93"]
     static let hexLength: [DigestAlgorithm: Int] = [.md5: 32, .sha1: 40, .sha256: 64, .sha512: 128]
 
-    static func check(_ bag: BagContents) -> [Problem] {
+    /// `allowFetch`: files fetch.txt names may be absent (a warning, not an
+    /// error): the user knows they come later.
+    static func check(_ bag: BagContents, allowFetch: Bool = false) -> [Problem] {
         var problems: [Problem] = []
-        let version = declaration(bag, &problems)
+        let (version, encoding) = declaration(bag, &problems)
+        let decoded = TagText(encoding: encoding)
         let payload = bag.files.keys.filter { $0.hasPrefix("data/") }
+        let fetched = fetch(bag, decoded, version: version, &problems)
+        var fetchAbsent = Set<String>()
+        var payloadAlgorithms: [DigestAlgorithm] = []
 
         let manifestNames = bag.files.keys.filter { !$0.contains("/") && $0.hasPrefix("manifest-") && $0.hasSuffix(".txt") }.sorted()
         if manifestNames.isEmpty && bag.stoppedAt == nil {
@@ -25,7 +31,11 @@ enum BagRules {
                 problems.append(Problem(name, "manifest", "an algorithm mcpack cannot check (md5, sha1, sha256, sha512 are); its entries were not verified", severity: .warning))
                 continue
             }
-            let entries = parseManifest(bag, name: name, algorithm: algorithm, version: version, problems: &problems)
+            payloadAlgorithms.append(algorithm)
+            let entries = parseManifest(bag, decoded, name: name, algorithm: algorithm, version: version, problems: &problems)
+            for path in fetched.keys.filter({ entries[$0] == nil }).sorted() {
+                problems.append(Problem(path, "fetch-unlisted", "fetch.txt names it, but \(name) does not list it; every fetched file is in every payload manifest", section: "2.2.3"))
+            }
             for path in entries.keys.filter({ !$0.hasPrefix("data/") }).sorted() {
                 problems.append(Problem(name, "manifest-path", "lists \(path), which is not under data/"))
             }
@@ -40,7 +50,9 @@ enum BagRules {
             var listed: [Problem] = []
             for (path, expected) in entries where path.hasPrefix("data/") {
                 guard let file = bag.files[path] else {
-                    if bag.stoppedAt != nil {
+                    if fetched[path] != nil {
+                        fetchAbsent.insert(path)
+                    } else if bag.stoppedAt != nil {
                         unreached.append(path)
                     } else {
                         listed.append(Problem(path, "missing", "listed in \(name) but not in the bag"))
@@ -58,13 +70,28 @@ enum BagRules {
             }
         }
 
+        if let first = fetchAbsent.min() {
+            let count = fetchAbsent.count
+            problems.append(Problem("fetch.txt", "fetch-incomplete",
+                                    "\(count) file\(count == 1 ? "" : "s") fetch.txt names \(count == 1 ? "is" : "are") not in the bag; the bag is incomplete, and \(count == 1 ? "its checksum" : "their checksums") cannot be checked (first: \(first))"
+                                        + (allowFetch ? "" : "; --allow-fetch accepts a bag whose fetched files come later"),
+                                    severity: allowFetch ? .warning : .error, section: "2.2.3"))
+        }
+        if !payloadAlgorithms.isEmpty, payloadAlgorithms.allSatisfy({ $0 == .md5 || $0 == .sha1 }) {
+            problems.append(Problem(manifestNames.first ?? "manifest-*.txt", "weak-algorithm",
+                                    "only \(payloadAlgorithms.map(\.rawValue).joined(separator: " and ")), which no longer resist a deliberate change; a bag should also have a sha256 or sha512 manifest",
+                                    severity: .warning, section: "2.4"))
+        }
+
         let tagManifests = bag.files.keys.filter { !$0.contains("/") && $0.hasPrefix("tagmanifest-") && $0.hasSuffix(".txt") }.sorted()
+        var tagListed = Set<String>()
         for name in tagManifests where bag.files[name]?.damaged != true {
             guard let algorithm = ArchiveCollector.manifestAlgorithm(name, prefix: "tagmanifest-") else {
                 problems.append(Problem(name, "tagmanifest", "an algorithm mcpack cannot check; its entries were not verified", severity: .warning))
                 continue
             }
-            let entries = parseManifest(bag, name: name, algorithm: algorithm, version: version, problems: &problems)
+            let entries = parseManifest(bag, decoded, name: name, algorithm: algorithm, version: version, problems: &problems)
+            tagListed.formUnion(entries.keys)
             for (path, expected) in entries.sorted(by: { $0.key < $1.key }) {
                 if path.hasPrefix("tagmanifest-") {
                     problems.append(Problem(name, "tagmanifest", "lists \(path); a tag manifest lists tag files, not tag manifests", severity: .warning))
@@ -82,39 +109,84 @@ enum BagRules {
             }
         }
 
-        oxum(bag, payload: payload, &problems)
+        // RFC 8493 §2.2.1: a tag manifest lists the tag files; one it leaves
+        // out is not covered by any checksum.
+        if !tagManifests.isEmpty, bag.stoppedAt == nil {
+            for path in bag.files.keys.sorted() where BagContents.isTagFile(path) && !path.hasPrefix("tagmanifest-") && !tagListed.contains(path) {
+                problems.append(Problem(path, "tag-unlisted", "a tag file no tag manifest lists, so no checksum covers it", severity: .warning, section: "2.2.1"))
+            }
+        }
+        // Files fetch.txt names that are absent: their sizes are not known,
+        // so the Oxum says nothing until they come.
+        if fetchAbsent.isEmpty { oxum(bag, decoded, payload: payload, &problems) }
         collisions(payload, &problems)
-        return problems
+        // The section of RFC 8493 each older rule comes from, for those
+        // that do not give their own.
+        return problems.map { problem in
+            guard problem.section == nil, let section = sections[problem.rule] else { return problem }
+            var named = problem
+            named.section = section
+            return named
+        }
     }
 
-    /// bagit.txt: the version and the tag file encoding.
-    private static func declaration(_ bag: BagContents, _ problems: inout [Problem]) -> String? {
+    static let sections = ["manifest": "2.1.3", "manifest-path": "2.1.3", "unsafe-path": "2.1.3", "tagmanifest": "2.2.1",
+                           "complete": "3", "missing": "3", "fixity": "3"]
+
+    /// bagit.txt (RFC 8493 §2.1.1): exactly two lines, in this order,
+    /// `BagIt-Version: M.N` and `Tag-File-Character-Encoding: ENCODING`,
+    /// UTF-8 without a BOM. Gives the version and the encoding.
+    private static func declaration(_ bag: BagContents, _ problems: inout [Problem]) -> (String?, String?) {
         guard let data = bag.files["bagit.txt"]?.data else {
-            if bag.files["bagit.txt"]?.damaged == true { return nil }
-            problems.append(Problem("bagit.txt", "bagit-txt", "missing; every bag starts with its declaration"))
-            return nil
+            if bag.files["bagit.txt"]?.damaged == true { return (nil, nil) }
+            problems.append(Problem("bagit.txt", "bagit-txt", "missing; every bag starts with its declaration", section: "2.1.1"))
+            return (nil, nil)
         }
-        let text = String(decoding: data, as: UTF8.self)
-        let labels = parseLabels(text)
+        func problem(_ message: String) { problems.append(Problem("bagit.txt", "bagit-txt", message, section: "2.1.1")) }
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { problem("begins with a byte order mark; bagit.txt is UTF-8 without one") }
+        guard let whole = String(data: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data, encoding: .utf8) else {
+            problem("cannot be read as UTF-8 text")
+            return (nil, nil)
+        }
+        let lines = whole.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+            .map(String.init)
+        let text = lines.last == "" ? Array(lines.dropLast()) : lines
+        let labels = parseLabels(whole)
         let version = labels.first { $0.0 == "BagIt-Version" }?.1
+        let encoding = labels.first(where: { $0.0 == "Tag-File-Character-Encoding" })?.1
         if let version {
             if !versions.contains(version) {
-                problems.append(Problem("bagit.txt", "bagit-txt", "BagIt-Version \(version) is not one mcpack knows (\(versions.joined(separator: ", ")))", severity: .warning))
+                problems.append(Problem("bagit.txt", "bagit-txt", "BagIt-Version \(version) is not one mcpack knows (\(versions.joined(separator: ", ")))", severity: .warning, section: "2.1.1"))
             }
         } else {
-            problems.append(Problem("bagit.txt", "bagit-txt", "no BagIt-Version line"))
+            problem("no BagIt-Version line")
         }
-        if let encoding = labels.first(where: { $0.0 == "Tag-File-Character-Encoding" })?.1 {
-            if encoding.uppercased() != "UTF-8" {
-                problems.append(Problem("bagit.txt", "bagit-txt", "tag files are \(encoding); mcpack reads them as UTF-8", severity: .warning))
+        if let encoding {
+            if TagText(encoding: encoding).unknown {
+                problems.append(Problem("bagit.txt", "bagit-txt", "tag files are \(encoding), an encoding mcpack does not know; they are read as UTF-8", severity: .warning, section: "2.1.1"))
             }
         } else {
-            problems.append(Problem("bagit.txt", "bagit-txt", "no Tag-File-Character-Encoding line"))
+            problem("no Tag-File-Character-Encoding line")
         }
-        if labels.count > 2 || text.hasPrefix("\u{FEFF}") {
-            problems.append(Problem("bagit.txt", "bagit-txt", "holds more than the two declaration lines", severity: .warning))
+        // The exact shape: each line as the RFC spells it.
+        let shapes: [(String, (String) -> Bool)] = [
+            ("BagIt-Version: M.N", { line in
+                guard line.hasPrefix("BagIt-Version: ") else { return false }
+                let parts = line.dropFirst("BagIt-Version: ".count).split(separator: ".", omittingEmptySubsequences: false)
+                return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+            }),
+            ("Tag-File-Character-Encoding: ENCODING", { line in
+                line.hasPrefix("Tag-File-Character-Encoding: ") && line.count > "Tag-File-Character-Encoding: ".count
+                    && !line.hasSuffix(" ") && !line.dropFirst("Tag-File-Character-Encoding: ".count).hasPrefix(" ")
+            }),
+        ]
+        if text.count != 2 {
+            problem("holds \(text.count) line\(text.count == 1 ? "" : "s"); it is exactly two, BagIt-Version then Tag-File-Character-Encoding")
         }
-        return version
+        for (index, (shape, matches)) in shapes.enumerated() where index < text.count && !matches(text[index]) {
+            problem("line \(index + 1) is \(text[index].prefix(60).debugDescription); it must be exactly \"\(shape)\"")
+        }
+        return (version, encoding)
     }
 
     /// `Label: value` lines; a line starting with whitespace continues the last.
@@ -132,10 +204,10 @@ enum BagRules {
     }
 
     /// `<checksum> <path>` lines, checked one by one.
-    private static func parseManifest(_ bag: BagContents, name: String, algorithm: DigestAlgorithm, version: String?,
+    private static func parseManifest(_ bag: BagContents, _ decoded: TagText, name: String, algorithm: DigestAlgorithm, version: String?,
                                       problems: inout [Problem]) -> [String: String] {
-        guard let data = bag.files[name]?.data, String(data: data, encoding: .utf8) != nil else {
-            problems.append(Problem(name, "manifest", "cannot be read as UTF-8 text"))
+        guard let raw = bag.files[name]?.data, let data = decoded.utf8(raw) else {
+            problems.append(Problem(name, "manifest", "cannot be read as \(decoded.name) text", section: "2.1.1"))
             return [:]
         }
         var entries: [String: String] = [:]
@@ -154,13 +226,16 @@ enum BagRules {
             let normal: String
             if BagContents.isPlain(path) {
                 normal = path
+                if let range = line.path, manifest.text[manifest.text.startIndex + range.lowerBound] == 0x2E {  // "./", which Manifest drops
+                    problems.append(Problem(name, "manifest-path-normal", "line \(line.number): \("./" + path) is not normalised; write \(path)", severity: .warning, section: "2.1.3"))
+                }
             } else {
-                var ignored: [Problem] = []
-                guard let components = BagContents.safeComponents(path, entry: name, problems: &ignored), !components.isEmpty else {
+                guard let components = resolvedInside(path, dotDot: true), !components.isEmpty else {
                     problems.append(Problem(name, "unsafe-path", "line \(line.number): \(path.debugDescription) leads outside the bag"))
                     continue
                 }
                 normal = components.joined(separator: "/")
+                if normal != path { problems.append(Problem(name, "manifest-path-normal", "line \(line.number): \(path.debugDescription) is not normalised (., .. or empty components); write \(normal)", severity: .warning, section: "2.1.3")) }
             }
             if let earlier = entries[normal] {
                 problems.append(earlier == checksum
@@ -177,6 +252,74 @@ enum BagRules {
         return entries
     }
 
+    /// A path's components with "." and empty ones dropped and ".." resolved;
+    /// nil when it leads outside the bag (absolute, `~`, a drive letter, a
+    /// control character, more ".." than folders) or, without `dotDot`,
+    /// holds any "..".
+    static func resolvedInside(_ path: String, dotDot: Bool) -> [String]? {
+        let bytes = Array(path.utf8)
+        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return nil }
+        if let first = bytes.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "\\") || first == UInt8(ascii: "~") { return nil }
+        if bytes.count >= 2, bytes[1] == UInt8(ascii: ":"), (bytes[0] | 0x20) >= UInt8(ascii: "a"), (bytes[0] | 0x20) <= UInt8(ascii: "z") { return nil }
+        var stack: [String] = []
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if component == "." { continue }
+            if component.hasSuffix("\\..") || component.hasPrefix("..\\") { return nil }
+            if component == ".." {
+                guard dotDot, !stack.isEmpty else { return nil }
+                stack.removeLast()
+                continue
+            }
+            stack.append(String(component))
+        }
+        return stack
+    }
+
+    /// fetch.txt (RFC 8493 §2.2.3): `URL LENGTH FILENAME` lines, LENGTH an
+    /// integer or "-", FILENAME percent-encoded as in manifests and inside
+    /// data/, no file twice. Gives each fetched path and its line.
+    private static func fetch(_ bag: BagContents, _ decoded: TagText, version: String?, _ problems: inout [Problem]) -> [String: Int] {
+        guard let file = bag.files["fetch.txt"], !file.damaged else { return [:] }
+        func problem(_ rule: String, _ message: String) { problems.append(Problem("fetch.txt", rule, message, section: "2.2.3")) }
+        guard let raw = file.data, let data = decoded.utf8(raw) else {
+            problem("fetch-line", "cannot be read as \(decoded.name) text")
+            return [:]
+        }
+        var fetched: [String: Int] = [:]
+        let text = String(decoding: data, as: UTF8.self)
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+            let parts = line.split(maxSplits: 2, omittingEmptySubsequences: true, whereSeparator: { $0 == " " || $0 == "\t" })
+            guard parts.count == 3 else {
+                problem("fetch-line", "line \(number): expected \"URL LENGTH FILENAME\"")
+                continue
+            }
+            guard let colon = parts[0].firstIndex(of: ":"), colon != parts[0].startIndex,
+                  parts[0][..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
+                problem("fetch-line", "line \(number): \(parts[0].prefix(60).debugDescription) is not a URL")
+                continue
+            }
+            guard parts[1] == "-" || parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                problem("fetch-line", "line \(number): the length \(parts[1].prefix(30).debugDescription) is neither a number of bytes nor \"-\"")
+                continue
+            }
+            let written = String(parts[2])
+            let path = version == nil || version == "1.0" ? Manifest.decodePath(Array(written.utf8)) : written
+            guard let components = resolvedInside(path, dotDot: false), components.count > 1, components[0] == "data" else {
+                problem("fetch-path", "line \(number): \(path.debugDescription) is not a path inside data/; a fetched file belongs to the payload")
+                continue
+            }
+            let normal = components.joined(separator: "/")
+            if let earlier = fetched[normal] {
+                problem("fetch-duplicate", "line \(number): \(normal) is fetched on line \(earlier) too; one line a file")
+                continue
+            }
+            fetched[normal] = number
+        }
+        return fetched
+    }
+
     private static func fixity(_ file: BagFile, expected: String, algorithm: DigestAlgorithm, manifest: String, _ problems: inout [Problem]) {
         if file.damaged { return }
         guard let actual = file.digests[algorithm] else {
@@ -190,19 +333,36 @@ enum BagRules {
 
     /// Payload-Oxum is a quick sum; a mismatch is reported and the file by
     /// file checks above still say which files are wrong.
-    private static func oxum(_ bag: BagContents, payload: [String], _ problems: inout [Problem]) {
+    private static func oxum(_ bag: BagContents, _ decoded: TagText, payload: [String], _ problems: inout [Problem]) {
         // Reading stopped early: the sum of what was reached says nothing new.
-        guard bag.stoppedAt == nil, let data = bag.files["bag-info.txt"]?.data else { return }
-        let labels = parseLabels(String(decoding: data, as: UTF8.self))
-        guard let value = labels.first(where: { $0.0 == "Payload-Oxum" })?.1 else { return }
+        guard bag.stoppedAt == nil else { return }
+        if bag.files["bag-info.txt"]?.damaged == true { return }
+        let text = bag.files["bag-info.txt"]?.data.flatMap(decoded.utf8).map { String(decoding: $0, as: UTF8.self) }
+        if let text {
+            // §2.2.2: `Label: value` lines, a long value continued on lines
+            // that start with a space or tab.
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+                let continued = line.first == " " || line.first == "\t"
+                if continued ? index == 0 : (line.firstIndex(of: ":").map { $0 == line.startIndex } ?? true) {
+                    problems.append(Problem("bag-info.txt", "bag-info-line", "line \(index + 1): \(line.prefix(60).debugDescription) is not \"Label: value\" nor the continuation of one", severity: .warning, section: "2.2.2"))
+                }
+            }
+        } else if bag.files["bag-info.txt"]?.data != nil {
+            problems.append(Problem("bag-info.txt", "bag-info-line", "cannot be read as \(decoded.name) text", severity: .warning, section: "2.1.1"))
+        }
+        let labels = text.map(parseLabels) ?? []
+        guard let value = labels.first(where: { $0.0 == "Payload-Oxum" })?.1 else {
+            problems.append(Problem("bag-info.txt", "payload-oxum", "no Payload-Oxum: a bag should give its payload's size and file count, the quick check before the checksums", severity: .warning, section: "2.2.2"))
+            return
+        }
         let parts = value.split(separator: ".")
         guard parts.count == 2, let octets = Int64(parts[0]), let count = Int(parts[1]) else {
-            problems.append(Problem("bag-info.txt", "payload-oxum", "\"\(value)\" is not <bytes>.<files>"))
+            problems.append(Problem("bag-info.txt", "payload-oxum", "\"\(value)\" is not <bytes>.<files>", section: "2.2.2"))
             return
         }
         let actualOctets = payload.reduce(Int64(0)) { $0 + (bag.files[$1]?.size ?? 0) }
         if octets != actualOctets || count != payload.count {
-            problems.append(Problem("bag-info.txt", "payload-oxum", "says \(octets) bytes in \(count) files; the payload holds \(actualOctets) bytes in \(payload.count) files"))
+            problems.append(Problem("bag-info.txt", "payload-oxum", "says \(octets) bytes in \(count) files; the payload holds \(actualOctets) bytes in \(payload.count) files", section: "2.2.2"))
         }
     }
 
@@ -235,5 +395,59 @@ enum BagRules {
     /// mostly are), which spares 17,000 passes through Unicode's tables.
     private static func folded<S: StringProtocol>(_ text: S) -> String {
         text.utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) } ? String(text) : text.lowercased()
+    }
+}
+
+/// Tag files as bagit.txt's Tag-File-Character-Encoding declares them (RFC
+/// 8493 §2.1.1), turned into UTF-8 with LF line endings (§2.1.3 allows LF,
+/// CRLF and CR) for the parsers, which read UTF-8 lines.
+struct TagText {
+    enum Kind { case utf8, utf16, utf16LE, utf16BE, latin1 }
+    let kind: Kind
+    /// An encoding mcpack does not know: read as UTF-8.
+    let unknown: Bool
+    let name: String
+
+    init(encoding: String?) {
+        name = encoding ?? "UTF-8"
+        let key = (encoding ?? "UTF-8").uppercased().filter { $0.isLetter || $0.isNumber }
+        switch key {
+        case "UTF8", "USASCII", "ASCII": (kind, unknown) = (.utf8, false)
+        case "UTF16": (kind, unknown) = (.utf16, false)
+        case "UTF16LE": (kind, unknown) = (.utf16LE, false)
+        case "UTF16BE": (kind, unknown) = (.utf16BE, false)
+        case "ISO88591", "LATIN1", "ISOLATIN1", "L1", "CP819", "IBM819", "ISOIR100", "ISO885911987": (kind, unknown) = (.latin1, false)
+        default: (kind, unknown) = (.utf8, true)
+        }
+    }
+
+    /// The text as UTF-8 with LF line endings and no byte order mark; nil
+    /// when it is not in the encoding.
+    func utf8(_ data: Data) -> Data? {
+        let string: String?
+        switch kind {
+        case .utf8:
+            let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
+            // The usual case, mcpack's own: checked, and given back as it is.
+            if !body.contains(0x0D) { return String(data: body, encoding: .utf8) == nil ? nil : body }
+            string = String(data: body, encoding: .utf8)
+        case .utf16, .utf16LE, .utf16BE:
+            if data.starts(with: [0xFF, 0xFE]) && kind != .utf16BE {
+                string = String(data: Data(data.dropFirst(2)), encoding: .utf16LittleEndian)
+            } else if data.starts(with: [0xFE, 0xFF]) && kind != .utf16LE {
+                string = String(data: Data(data.dropFirst(2)), encoding: .utf16BigEndian)
+            } else {
+                // No byte order mark: UTF-16 is big-endian (RFC 2781 §4.3).
+                string = String(data: data, encoding: kind == .utf16LE ? .utf16LittleEndian : .utf16BigEndian)
+            }
+        case .latin1:
+            string = String(data: data, encoding: .isoLatin1)
+        }
+        guard var text = string else { return nil }
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        if text.utf8.contains(0x0D) {
+            text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        }
+        return Data(text.utf8)
     }
 }

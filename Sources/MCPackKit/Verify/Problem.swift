@@ -8,15 +8,19 @@ public struct Problem: Sendable, Codable, Equatable, CustomStringConvertible {
     public var rule: String
     public var message: String
     public var severity: Severity
+    /// The section of RFC 8493 the rule comes from ("2.2.3"), for BagIt
+    /// rules; nil for mcpack's own (archive safety, content).
+    public var section: String?
 
-    public init(_ path: String, _ rule: String, _ message: String, severity: Severity = .error) {
+    public init(_ path: String, _ rule: String, _ message: String, severity: Severity = .error, section: String? = nil) {
         self.path = path
         self.rule = rule
         self.message = message
         self.severity = severity
+        self.section = section
     }
 
-    public var description: String { "\(path): \(rule): \(message)" }
+    public var description: String { "\(path): \(rule): \(message)" + (section.map { " (RFC 8493 §\($0))" } ?? "") }
 }
 
 /// The limits that stop a decompression bomb, each an option of verify.

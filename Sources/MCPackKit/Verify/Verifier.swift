@@ -30,7 +30,8 @@ public struct VerifyReport: Sendable, Encodable {
 public enum Verifier {
     /// Throws only when PATH cannot be verified at all (missing, not an
     /// archive): that is exit 2, not a finding.
-    public static func verify(_ path: String, limits: VerifyLimits = VerifyLimits()) throws -> VerifyReport {
+    /// `allowFetch`: files fetch.txt names may be absent (RFC 8493 §2.2.3).
+    public static func verify(_ path: String, limits: VerifyLimits = VerifyLimits(), allowFetch: Bool = false) throws -> VerifyReport {
         let started = Date()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -78,7 +79,7 @@ public enum Verifier {
             let group = DispatchGroup()
             let snapshot = contents
             DispatchQueue.global().async(group: group) { content[0] = ContentRules.check(snapshot) }
-            problems += BagRules.check(contents)
+            problems += BagRules.check(contents, allowFetch: allowFetch)
             group.wait()
             problems += content[0]
         }
