@@ -10,6 +10,7 @@ import Foundation
 
 // As the mcpack executable does at start: zip times in UTC (see ArchiveTimes).
 ArchiveTimes.useUTC()
+ArchiveNames.useUTF8()
 
 var arguments = CommandLine.arguments
 

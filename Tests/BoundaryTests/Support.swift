@@ -26,5 +26,5 @@ extension Data {
 /// writes zips too): zip times in UTC. Once, as setenv is not thread-safe
 /// and tests run in parallel.
 enum ProcessSetUp {
-    static let done: Void = ArchiveTimes.useUTC()
+    static let done: Void = { ArchiveTimes.useUTC(); ArchiveNames.useUTF8() }()
 }

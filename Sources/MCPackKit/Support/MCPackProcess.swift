@@ -7,9 +7,11 @@ public enum MCPackProcess {
     /// holds only with glibc's malloc arenas capped (see Imaging), and zip
     /// times, read or written, go through the C library's local time zone,
     /// which is set to UTC here, once, rather than by every archive reader
-    /// and writer (see ArchiveTimes).
+    /// and writer (see ArchiveTimes); entry names go through its locale's
+    /// charset, set to UTF-8 here (see ArchiveNames).
     public static func prepare() {
         boundMemoryForWorkerThreads()
         ArchiveTimes.useUTC()
+        ArchiveNames.useUTF8()
     }
 }

@@ -19,5 +19,5 @@ func archiveContents(_ path: URL) throws -> [String: Data] {
 /// tests write zips in-process): zip times in UTC. Once, as setenv is not
 /// thread-safe and tests run in parallel.
 enum ProcessSetUp {
-    static let done: Void = ArchiveTimes.useUTC()
+    static let done: Void = { ArchiveTimes.useUTC(); ArchiveNames.useUTF8() }()
 }

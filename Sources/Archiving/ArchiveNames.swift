@@ -1,0 +1,26 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// libarchive converts entry names between an archive's charset and the C
+/// library's locale. A program starts in the "C" locale, whose charset is
+/// ASCII: then every name outside ASCII (`café.txt`, a clause file named in
+/// Welsh) fails to convert, and the entry cannot be read or is written
+/// mangled. The names mcpack reads and writes are UTF-8, so the program
+/// selects a UTF-8 character type at start; like the time zone, that is
+/// process-wide state, set once, not by each reader and writer.
+public enum ArchiveNames {
+    /// Sets LC_CTYPE to a UTF-8 locale for the whole process (C.UTF-8, or
+    /// the plain "UTF-8" of macOS). Call first thing in `main`, before any
+    /// thread starts. Returns false when the system has no UTF-8 locale.
+    @discardableResult
+    public static func useUTF8() -> Bool {
+        for name in ["C.UTF-8", "C.utf8", "UTF-8", "en_US.UTF-8"] where setlocale(LC_CTYPE, name) != nil {
+            return true
+        }
+        return false
+    }
+}
