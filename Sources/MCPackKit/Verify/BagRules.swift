@@ -214,33 +214,33 @@ enum BagRules {
         let manifest = Manifest(data, percentEncoded: version == nil || version == "1.0")
         for line in manifest.lines {
             guard let path = manifest.path(line) else {
-                problems.append(Problem(name, "manifest", "line \(line.number): expected \"<checksum> <path>\""))
+                problems.append(Problem(name, "manifest", "line \(line.number): expected \"<checksum> <path>\"", line: line.number))
                 continue
             }
             let checksum = folded(manifest.checksum(line))
             guard checksum.utf8.count == hexLength[algorithm],
                   checksum.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-                problems.append(Problem(name, "manifest", "line \(line.number): \"\(checksum.prefix(20))\" is not a \(algorithm.rawValue) checksum"))
+                problems.append(Problem(name, "manifest", "line \(line.number): \"\(checksum.prefix(20))\" is not a \(algorithm.rawValue) checksum", line: line.number))
                 continue
             }
             let normal: String
             if BagContents.isPlain(path) {
                 normal = path
                 if let range = line.path, manifest.text[manifest.text.startIndex + range.lowerBound] == 0x2E {  // "./", which Manifest drops
-                    problems.append(Problem(name, "manifest-path-normal", "line \(line.number): \("./" + path) is not normalised; write \(path)", severity: .warning, section: "2.1.3"))
+                    problems.append(Problem(name, "manifest-path-normal", "line \(line.number): \("./" + path) is not normalised; write \(path)", severity: .warning, section: "2.1.3", line: line.number))
                 }
             } else {
                 guard let components = resolvedInside(path, dotDot: true), !components.isEmpty else {
-                    problems.append(Problem(name, "unsafe-path", "line \(line.number): \(path.debugDescription) leads outside the bag"))
+                    problems.append(Problem(name, "unsafe-path", "line \(line.number): \(path.debugDescription) leads outside the bag", line: line.number))
                     continue
                 }
                 normal = components.joined(separator: "/")
-                if normal != path { problems.append(Problem(name, "manifest-path-normal", "line \(line.number): \(path.debugDescription) is not normalised (., .. or empty components); write \(normal)", severity: .warning, section: "2.1.3")) }
+                if normal != path { problems.append(Problem(name, "manifest-path-normal", "line \(line.number): \(path.debugDescription) is not normalised (., .. or empty components); write \(normal)", severity: .warning, section: "2.1.3", line: line.number)) }
             }
             if let earlier = entries[normal] {
                 problems.append(earlier == checksum
-                    ? Problem(name, "manifest", "line \(line.number): \(normal) is listed twice", severity: .warning)
-                    : Problem(name, "manifest", "line \(line.number): \(normal) is listed twice with different checksums"))
+                    ? Problem(name, "manifest", "line \(line.number): \(normal) is listed twice", severity: .warning, line: line.number)
+                    : Problem(name, "manifest", "line \(line.number): \(normal) is listed twice with different checksums", line: line.number))
                 continue
             }
             entries[normal] = checksum
@@ -280,7 +280,9 @@ enum BagRules {
     /// data/, no file twice. Gives each fetched path and its line.
     private static func fetch(_ bag: BagContents, _ decoded: TagText, version: String?, _ problems: inout [Problem]) -> [String: Int] {
         guard let file = bag.files["fetch.txt"], !file.damaged else { return [:] }
-        func problem(_ rule: String, _ message: String) { problems.append(Problem("fetch.txt", rule, message, section: "2.2.3")) }
+        func problem(_ rule: String, _ message: String, line: Int? = nil) {
+            problems.append(Problem("fetch.txt", rule, message, section: "2.2.3", line: line))
+        }
         guard let raw = file.data, let data = decoded.utf8(raw) else {
             problem("fetch-line", "cannot be read as \(decoded.name) text")
             return [:]
@@ -292,27 +294,27 @@ enum BagRules {
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             let parts = line.split(maxSplits: 2, omittingEmptySubsequences: true, whereSeparator: { $0 == " " || $0 == "\t" })
             guard parts.count == 3 else {
-                problem("fetch-line", "line \(number): expected \"URL LENGTH FILENAME\"")
+                problem("fetch-line", "line \(number): expected \"URL LENGTH FILENAME\"", line: number)
                 continue
             }
             guard let colon = parts[0].firstIndex(of: ":"), colon != parts[0].startIndex,
                   parts[0][..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
-                problem("fetch-line", "line \(number): \(parts[0].prefix(60).debugDescription) is not a URL")
+                problem("fetch-line", "line \(number): \(parts[0].prefix(60).debugDescription) is not a URL", line: number)
                 continue
             }
             guard parts[1] == "-" || parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) else {
-                problem("fetch-line", "line \(number): the length \(parts[1].prefix(30).debugDescription) is neither a number of bytes nor \"-\"")
+                problem("fetch-line", "line \(number): the length \(parts[1].prefix(30).debugDescription) is neither a number of bytes nor \"-\"", line: number)
                 continue
             }
             let written = String(parts[2])
             let path = version == nil || version == "1.0" ? Manifest.decodePath(Array(written.utf8)) : written
             guard let components = resolvedInside(path, dotDot: false), components.count > 1, components[0] == "data" else {
-                problem("fetch-path", "line \(number): \(path.debugDescription) is not a path inside data/; a fetched file belongs to the payload")
+                problem("fetch-path", "line \(number): \(path.debugDescription) is not a path inside data/; a fetched file belongs to the payload", line: number)
                 continue
             }
             let normal = components.joined(separator: "/")
             if let earlier = fetched[normal] {
-                problem("fetch-duplicate", "line \(number): \(normal) is fetched on line \(earlier) too; one line a file")
+                problem("fetch-duplicate", "line \(number): \(normal) is fetched on line \(earlier) too; one line a file", line: number)
                 continue
             }
             fetched[normal] = number
@@ -344,7 +346,7 @@ enum BagRules {
             for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
                 let continued = line.first == " " || line.first == "\t"
                 if continued ? index == 0 : (line.firstIndex(of: ":").map { $0 == line.startIndex } ?? true) {
-                    problems.append(Problem("bag-info.txt", "bag-info-line", "line \(index + 1): \(line.prefix(60).debugDescription) is not \"Label: value\" nor the continuation of one", severity: .warning, section: "2.2.2"))
+                    problems.append(Problem("bag-info.txt", "bag-info-line", "line \(index + 1): \(line.prefix(60).debugDescription) is not \"Label: value\" nor the continuation of one", severity: .warning, section: "2.2.2", line: index + 1))
                 }
             }
         } else if bag.files["bag-info.txt"]?.data != nil {

@@ -11,13 +11,17 @@ public struct Problem: Sendable, Codable, Equatable, CustomStringConvertible {
     /// The section of RFC 8493 the rule comes from ("2.2.3"), for BagIt
     /// rules; nil for mcpack's own (archive safety, content).
     public var section: String?
+    /// The 1-based line of `path` the problem is on, for findings about one
+    /// line of a tag file (a manifest line, a fetch.txt line).
+    public var line: Int?
 
-    public init(_ path: String, _ rule: String, _ message: String, severity: Severity = .error, section: String? = nil) {
+    public init(_ path: String, _ rule: String, _ message: String, severity: Severity = .error, section: String? = nil, line: Int? = nil) {
         self.path = path
         self.rule = rule
         self.message = message
         self.severity = severity
         self.section = section
+        self.line = line
     }
 
     public var description: String { "\(path): \(rule): \(message)" + (section.map { " (RFC 8493 §\($0))" } ?? "") }

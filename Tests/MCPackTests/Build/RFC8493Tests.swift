@@ -371,6 +371,7 @@ struct Verdict {
         bag.fetch = "https://example.org/x - ../x\n"
         let verdict = try Self.check(bag)
         #expect(verdict.problems.first?["section"] as? String == "2.2.3", "\(verdict.problems)")
+        #expect(verdict.problems.first?["line"] as? Int == 1, "each finding about one line names it: \(verdict.problems)")
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-rfc-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         for (path, data) in bag.files() {
