@@ -74,13 +74,17 @@ let package = Package(
             plugins: ["EmbedTemplates"]
         ),
         .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["mcpack-embed-templates"]),
-        .executableTarget(name: "mcpack-embed-templates", path: "Plugins/EmbedTemplatesTool"),
+        .executableTarget(name: "mcpack-embed-templates", dependencies: ["SwiftLiteral"], path: "Plugins/EmbedTemplatesTool"),
+
+        // Swift string literals, for the Swift source mcpack renders and the
+        // templates its build compiles in.
+        .target(name: "SwiftLiteral"),
 
         // The domain: projects, inputs, the bag, build, verify.
         .target(
             name: "MCPackKit",
             dependencies: [
-                "Imaging", "Archiving", "Hashing", "FileIO", "MCPackTemplates",
+                "Imaging", "Archiving", "Hashing", "FileIO", "MCPackTemplates", "SwiftLiteral",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -97,7 +101,7 @@ let package = Package(
 
         // Unit tests of the kit, and end-to-end runs of the built binary
         // (which `swift test` builds first, as a product of the package).
-        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging", "Archiving", "Hashing", "FileIO",
+        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging", "Archiving", "Hashing", "FileIO", "SwiftLiteral",
                                                         "mcpack-build-stop", "toml-crash-probe"]),
 
         // The Swift faces of libarchive, zlib, OpenSSL and POSIX, each tested

@@ -6,6 +6,7 @@
 // the EmbedTemplates build-tool plugin; the output is the same for the same
 // files, so it never makes a build differ.
 import Foundation
+import SwiftLiteral
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
@@ -38,23 +39,6 @@ func templatePaths() throws -> [String] {
     return paths.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
 }
 
-/// Text as a Swift string literal whose UTF-8 is exactly the file's bytes.
-func literal(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\\": out += "\\\\"
-        case "\"": out += "\\\""
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-            out += "\\u{\(String(scalar.value, radix: 16))}"
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
-}
 
 do {
     var source = """
@@ -71,11 +55,11 @@ do {
         let data = try Data(contentsOf: root.appendingPathComponent(path))
         let value: String
         if let text = String(data: data, encoding: .utf8), Data(text.utf8) == data {
-            value = "Array(\(literal(text)).utf8)"
+            value = "Array(\(swiftLiteral(text)).utf8)"
         } else {
             value = "Array(Data(base64Encoded: \"\(data.base64EncodedString())\")!)"
         }
-        source += "        (\(literal(path)), \(value)),\n"
+        source += "        (\(swiftLiteral(path)), \(value)),\n"
     }
     source += "    ]\n}\n"
     let bytes = Data(source.utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftLiteral
 
 /// What Templates/bundle sees (HANDOVER.md, the app's clause data in
 /// Swift): the bundle, its clauses and categories with their text as Swift

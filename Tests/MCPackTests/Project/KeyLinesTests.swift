@@ -1,4 +1,5 @@
 @testable import MCPackKit
+import SwiftLiteral
 import Testing
 
 @Suite struct KeyLinesTests {
