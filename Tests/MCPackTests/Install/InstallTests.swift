@@ -269,18 +269,6 @@ import Testing
             for (key, value) in environment { env[key] = value }
         }
         process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = LockedData()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { outData.set(out.fileHandleForReading.readDataToEndOfFile()) }
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return RunResult(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                         stdout: String(decoding: outData.get(), as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        return try MCPackBinary.collect(process)
     }
 }

@@ -50,6 +50,12 @@ enum MCPackBinary {
         env.removeValue(forKey: "SOURCE_DATE_EPOCH")
         for (key, value) in environment { env[key] = value }
         process.environment = env
+        return try collect(process)
+    }
+
+    /// Runs a configured process to its end, with its standard output and
+    /// error read apart.
+    static func collect(_ process: Process) throws -> RunResult {
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
