@@ -2,7 +2,8 @@
 # Installs what mcpack needs to build and test, and only what is missing:
 # the C libraries (libvips, Little CMS, libarchive, OpenSSL, zlib) with
 # pkg-config, and for the tests bagit.py (PyPI's bagit), zstd, man-db and a
-# free Adobe RGB compatible colour profile. Debian/Ubuntu through apt,
+# free Adobe RGB compatible colour profile; Chromium and the Python tools
+# in Tests/Python/requirements.txt (scripts/test-python.sh). Debian/Ubuntu through apt,
 # macOS through Homebrew. The Swift toolchain itself is not installed here.
 set -euo pipefail
 
@@ -33,6 +34,9 @@ Linux)
     # man -l, which renders the installed man pages in InstallTests. Asked of
     # dpkg: minimized Ubuntu images have a stand-in /usr/bin/man without it.
     dpkg-query -W -f='${Status}' man-db 2>/dev/null | grep -q 'ok installed' || missing+=(man-db)
+    # The browser the page tests drive (through Playwright, which is told to
+    # use it: it cannot download its own here).
+    command -v chromium >/dev/null 2>&1 || missing+=(chromium)
     if ! command -v python3 >/dev/null 2>&1; then
       missing+=(python3 python3-pip)
     elif ! command -v bagit.py >/dev/null 2>&1 && ! python3 -m pip --version >/dev/null 2>&1; then
@@ -75,4 +79,10 @@ if [ $want_tests = 1 ] && ! command -v bagit.py >/dev/null 2>&1; then
     python3 -m pip install --quiet --disable-pip-version-check bagit 2>/dev/null \
       || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages bagit
   fi
+fi
+
+# The browser and IIIF tests' Python tools, in their own virtual environment
+# (.build/test-python, Python 3.12 or later).
+if [ $want_tests = 1 ]; then
+  scripts/test-python.sh >/dev/null
 fi
