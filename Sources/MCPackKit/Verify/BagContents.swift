@@ -12,6 +12,10 @@ struct BagFile {
     var size: Int64
     var digests: [DigestAlgorithm: String]
     var data: Data?
+    /// The first bytes of a picture whose rules need only its header (size,
+    /// bands, bit depth, profile): the launch screens, too many and too
+    /// large to hold whole.
+    var head: Data?
     /// The archive itself says this entry's bytes are wrong (a zip CRC, a
     /// broken deflate stream); reported once as that, so the rules that
     /// would read it leave it alone.
@@ -38,6 +42,14 @@ struct BagContents {
         return size <= 16 << 20 && (lower.hasSuffix(".json") || lower.hasSuffix(".dzi") || lower.hasPrefix("data/icons/")
             || lower.hasPrefix("data/categories/") || DocumentInput.isSampleTile(lower))
     }
+
+    /// Pictures whose header is enough; a PNG's (IHDR, then any iCCP)
+    /// comes before its pixel data, well within `headBytes`.
+    static func keepsHead(_ path: String) -> Bool {
+        path.hasPrefix("data/launch/") && path.lowercased().hasSuffix(".png")
+    }
+
+    static let headBytes = 256 << 10
 
     /// Problems with a path as stored: absolute, `..`, `~user`, drive letters,
     /// control characters. Returns the `/`-separated components if safe.
@@ -219,6 +231,7 @@ enum ArchiveCollector {
             let hashers = try wanted.map { ($0, try Digest($0)) }
             let keep = BagContents.keepsData(relative, size: entry.size ?? 0)
             var data = keep ? Data() : nil
+            var head = BagContents.keepsHead(relative) ? Data() : nil
             var size: Int64 = 0
             var stop: Problem?
             do {
@@ -227,6 +240,9 @@ enum ArchiveCollector {
                     size += Int64(chunk.count)
                     if data != nil {
                         if size <= 64 << 20 { data!.append(contentsOf: chunk) } else { data = nil }
+                    }
+                    if let kept = head?.count, kept < BagContents.headBytes {
+                        head!.append(contentsOf: chunk.prefix(BagContents.headBytes - kept))
                     }
                     let total = contents.bytes + size
                     if size > limits.maxEntryBytes {
@@ -268,7 +284,7 @@ enum ArchiveCollector {
             contents.bytes += size
             var digests: [DigestAlgorithm: String] = [:]
             for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
-            contents.files[relative] = BagFile(path: relative, size: size, digests: digests, data: data)
+            contents.files[relative] = BagFile(path: relative, size: size, digests: digests, data: data, head: head)
         }
         if isZip && contents.complete, let directory = ZipDirectory.entries(of: path) {
             contents.problems += directoryMismatches(streamed: streamedNames, directory: directory.map(\.name))
@@ -378,16 +394,20 @@ enum FolderCollector {
             let expected = Int64((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0)
             var size: Int64 = 0
             var data: Data? = BagContents.keepsData(path, size: expected) ? Data() : nil
+            var head: Data? = BagContents.keepsHead(path) ? Data() : nil
             let read = try? FileChunks.read(url.path) { chunk in
                 for (_, hasher) in hashers { hasher.update(chunk) }
                 size += Int64(chunk.count)
                 if data != nil { data!.append(contentsOf: chunk) }
+                if let kept = head?.count, kept < BagContents.headBytes {
+                    head!.append(contentsOf: chunk.prefix(BagContents.headBytes - kept))
+                }
                 if size > 64 << 20 { data = nil }
             }
             guard read != nil else { return }
             var digests: [DigestAlgorithm: String] = [:]
             for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
-            results[index] = BagFile(path: path, size: size, digests: digests, data: data)
+            results[index] = BagFile(path: path, size: size, digests: digests, data: data, head: head)
         }
         for (index, file) in results.values.enumerated() {
             if let file {

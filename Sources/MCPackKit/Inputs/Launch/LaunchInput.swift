@@ -126,19 +126,6 @@ enum LaunchInput: BundleInput {
         return Made(payload: payload, record: record, cached: entry.reused)
     }
 
-    /// The layer files, by path, and what each layer was.
-    static func diff(_ old: DiffSide<Record>, _ new: DiffSide<Record>, _ delta: ManifestDelta) -> [Change] {
-        var changes: [Change] = []
-        if let a = old.record, let b = new.record {
-            changes += PictureImport.change(component, field: "background colour", a.backgroundPicture, b.backgroundPicture)
-            changes += PictureImport.change(component, field: "text colour", a.textPicture, b.textPicture)
-        }
-        return changes + delta.fileChanges(component: component, where: owns)
-    }
-
-    /// The storyboard and asset catalogs are checked by Xcode, not here.
-    static func verify(_ record: Record?, in bag: BagView) -> [Problem] { [] }
-
     private static func layer(_ path: String, env: CheckEnvironment, needsAlpha: Bool) -> Layer? {
         guard let (data, source) = env.read(path) else { return nil }
         if let problem = ImageFileCheck.problem(in: data) {

@@ -1,0 +1,13 @@
+import Foundation
+
+extension LaunchInput {
+    /// The layer files, by path, and what each layer was.
+    static func diff(_ old: DiffSide<Record>, _ new: DiffSide<Record>, _ delta: ManifestDelta) -> [Change] {
+        var changes: [Change] = []
+        if let a = old.record, let b = new.record {
+            changes += PictureImport.change(component, field: "background colour", a.backgroundPicture, b.backgroundPicture)
+            changes += PictureImport.change(component, field: "text colour", a.textPicture, b.textPicture)
+        }
+        return changes + delta.fileChanges(component: component, where: owns)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Imaging
+
+extension LaunchInput {
+    /// Every screen bundle.json lists has its background crop and preview at
+    /// that size, the text layer's three scales agree with each other and
+    /// with the points the storyboard places, and every layer is 8-bit sRGB.
+    /// Only headers are read: 28 screen-sized PNGs are too many to decode.
+    /// The storyboard and asset catalogs' other rules are Xcode's to check.
+    static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
+        let root = "data/launch/"
+        guard bag.files.keys.contains(where: { $0.hasPrefix(root) }) else { return [] }
+        var problems: [Problem] = []
+
+        let listed = record?.screens ?? bag.files.keys.filter { $0.hasPrefix(root + "screens/") }
+            .map { String(($0 as NSString).lastPathComponent.dropLast(4)) }
+        var expected = Set<String>()
+        for screen in listed.sorted() {
+            let size = screen.split(separator: "x").compactMap { Int($0) }
+            for folder in ["screens", "preview"] {
+                let path = "\(root)\(folder)/\(screen).png"
+                expected.insert(path)
+                guard let picture = header(path, in: bag, &problems) else { continue }
+                if size.count == 2, picture.width != size[0] || picture.height != size[1] {
+                    problems.append(Problem(path, rule, "is \(picture.width) x \(picture.height) px; the screen \(screen) needs \(size[0]) x \(size[1])"))
+                }
+            }
+        }
+        for folder in ["screens", "preview"] {
+            for path in bag.files.keys.sorted() where path.hasPrefix("\(root)\(folder)/") && !expected.contains(path) {
+                problems.append(Problem(path, rule, "a screen bundle.json does not list", severity: .warning))
+            }
+        }
+
+        let catalog = root + "Launch.xcassets/"
+        _ = header(catalog + "LaunchBackground.imageset/LaunchBackground.png", in: bag, &problems)
+        let textSet = catalog + "LaunchText.imageset/"
+        let texts = [1, 2, 3].map { scale in
+            header(textSet + (scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png"), in: bag, &problems)
+        }
+        if let large = texts[2] {
+            for scale in [1, 2] {
+                guard let text = texts[scale - 1] else { continue }
+                // The @3x file is the one given; the others are made from it
+                // as LaunchInput.Plan.textSize rounds.
+                let width = max(1, (large.width * scale + 1) / 3), height = max(1, (large.height * scale + 1) / 3)
+                if text.width != width || text.height != height {
+                    problems.append(Problem(textSet + (scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png"), rule,
+                                            "is \(text.width) x \(text.height) px; from the @3x layer's \(large.width) x \(large.height) it should be \(width) x \(height)"))
+                }
+            }
+        }
+        if let points = record?.textPoints, points.count == 2, let small = texts[0], points != [small.width, small.height] {
+            problems.append(Problem(textSet + "LaunchText.png", rule,
+                                    "is \(small.width) x \(small.height) px; bundle.json places the text at \(points[0]) x \(points[1]) points"))
+        }
+        return problems
+    }
+
+    private static let rule = "launch-screens"
+
+    /// A layer's header, checked to be 8-bit sRGB; nil (with a problem,
+    /// unless the archive already reported the entry damaged) when the file
+    /// is missing or not a readable picture.
+    private static func header(_ path: String, in bag: BagView, _ problems: inout [Problem]) -> Image? {
+        guard let file = bag.files[path] else {
+            let reason = bag.stoppedAt.map { "not reached: reading stopped \($0)" } ?? "missing"
+            problems.append(Problem(path, rule, reason))
+            return nil
+        }
+        guard let head = file.head ?? file.data, let picture = try? Image(data: head) else {
+            if !file.damaged { problems.append(Problem(path, rule, "not a readable PNG")) }
+            return nil
+        }
+        if let problem = PictureImport.notSRGB(picture) {
+            problems.append(Problem(path, "picture-srgb", problem))
+        }
+        return picture
+    }
+}
