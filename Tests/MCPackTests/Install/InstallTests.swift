@@ -183,7 +183,7 @@ import Testing
         #expect(!builtIn.isEmpty)
         #expect(builtIn.keys.sorted() == onDisk.keys.sorted())
         for (path, data) in onDisk { #expect(builtIn[path] == data, "\(path)") }
-        #expect(Set(Templates.folders) == ["bundle", "init", "launch", "html"])
+        #expect(Set(Templates.folders) == ["bundle", "init", "launch", "html", "preview"])
     }
 
     /// A folder of one's own wins, set by set: what it lacks comes from mcpack.
