@@ -107,7 +107,7 @@ struct MasterSize: InputFact, Codable, Equatable {
 
 /// The tile pyramid the document will be made into: what a viewer needs
 /// to find its tiles.
-struct PyramidLayout: InputFact, Codable, Equatable {
+struct PyramidLayout: InputFact, Equatable {
     /// Its .dzi (Deep Zoom) or folder (IIIF) under data/document/.
     var name: String
     /// `dz` or `iiif3`.
@@ -119,10 +119,6 @@ struct PyramidLayout: InputFact, Codable, Equatable {
     var overlap: Int
     /// The tiles' file extension (`jpeg` for Deep Zoom, `jpg` for IIIF).
     var tileExtension: String
-
-    enum CodingKeys: String, CodingKey {
-        case name, layout, width, height, tileSize = "tile_size", overlap, tileExtension = "tile_extension"
-    }
 }
 
 /// The app icon's asset catalog as it will be written.
