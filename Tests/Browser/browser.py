@@ -69,11 +69,12 @@ class PageRun:
     `root`: the folder every request must stay inside (the bag); `out_dir`:
     where screenshots go, made if missing."""
 
-    def __init__(self, out_dir, root=None, viewport=(1280, 860), scale=1):
+    def __init__(self, out_dir, root=None, viewport=(1280, 860), scale=1, touch=False):
         self.out_dir = Path(out_dir)
         self.root = Path(root).resolve() if root else None
         self.viewport = viewport
         self.scale = scale
+        self.touch = touch
         self.console = []
         self.page_errors = []
         self.requests = []
@@ -91,7 +92,8 @@ class PageRun:
         # sandbox cannot start.
         self.browser = self._playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
         self.context = self.browser.new_context(
-            viewport={"width": self.viewport[0], "height": self.viewport[1]}, device_scale_factor=self.scale)
+            viewport={"width": self.viewport[0], "height": self.viewport[1]}, device_scale_factor=self.scale,
+            has_touch=self.touch)
         self.page = self.context.new_page()
         self.page.on("console", lambda message: self.console.append((message.type, message.text)))
         self.page.on("pageerror", lambda error: self.page_errors.append(str(error)))
@@ -117,6 +119,22 @@ class PageRun:
         self.page.wait_for_function(
             "Array.from(document.images).filter(i => i.loading !== 'lazy' || i.getBoundingClientRect().top < innerHeight)"
             ".every(i => i.complete)")
+
+    def touch_gesture(self, paths, steps=8):
+        """Moves fingers as a touch screen would: `paths` holds one
+        ((x0, y0), (x1, y1)) a finger, in page coordinates. One finger
+        drags, two pinch. Sent through the DevTools protocol, as Playwright
+        has no multi-touch of its own."""
+        cdp = self.page.context.new_cdp_session(self.page)
+
+        def points(t):
+            return [{"x": a[0] + (b[0] - a[0]) * t, "y": a[1] + (b[1] - a[1]) * t, "id": i} for i, (a, b) in enumerate(paths)]
+
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(0)})
+        for step in range(1, steps + 1):
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points(step / steps)})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
 
     def errors(self):
         """Console errors and uncaught exceptions, as text."""

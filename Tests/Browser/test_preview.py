@@ -222,6 +222,47 @@ def main():
                       run.errors() + run.outside())
 
         print(json.dumps({"screenshots": run.screenshots, "requests": len(run.requests)}))
+
+    # Touch: a tap on an overlay opens its clause; one finger pans, two pinch.
+    with PageRun(args.out, root=bag, viewport=viewport, touch=True) as run:
+        page = run.open(data / "preview/index.html")
+        clause = clauses["clauses"][-1]
+        page.get_by_role("button", name=clause["title"], exact=True).tap()
+        page.locator("#panel").wait_for(state="visible")
+        checks.expect(page.inner_text("#panel-title") == clause["title"], "a tap on an overlay opens its clause")
+        page.keyboard.press("Escape")
+        box = page.locator("#viewer").bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        x0 = float(page.get_attribute("#viewer", "data-x"))
+        run.touch_gesture([((cx, cy), (cx + 80, cy))])
+        x1 = float(page.get_attribute("#viewer", "data-x"))
+        checks.expect(abs((x1 - x0) - 80) < 2, "one finger pans", x1 - x0)
+        s0 = float(page.get_attribute("#viewer", "data-scale"))
+        run.touch_gesture([((cx - 40, cy), (cx - 120, cy)), ((cx + 40, cy), (cx + 120, cy))])
+        s1 = float(page.get_attribute("#viewer", "data-scale"))
+        checks.expect(2.5 < s1 / s0 < 3.5, "two fingers moving apart zoom in by their spread (80 px to 240 px)", s1 / s0)
+        run.screenshot("touch", path=Path(args.out) / "06-touch-pinched.png")
+        checks.expect(not run.errors() and not run.outside(), "no console errors or requests outside the bag with touch",
+                      run.errors() + run.outside())
+
+    # The keyboard alone: Enter on an overlay opens it, Escape gives focus back.
+    with PageRun(args.out, root=bag, viewport=viewport) as run:
+        page = run.open(data / "preview/index.html")
+        page.focus("#viewer")
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+        page.locator("#panel").wait_for(state="visible")
+        first = clauses["clauses"][0]
+        checks.expect(page.inner_text("#panel-title") == first["title"], "Enter on the focused overlay opens its clause")
+        run.screenshot("keyboard", path=Path(args.out) / "07-keyboard-enter.png")
+        page.keyboard.press("Escape")
+        back = page.evaluate("document.activeElement.dataset.clause || null")
+        checks.expect(back == first["id"], "Escape gives focus back to the overlay", back)
+        s0 = float(page.get_attribute("#viewer", "data-scale"))
+        page.focus("#viewer")
+        page.keyboard.press("+")
+        s1 = float(page.get_attribute("#viewer", "data-scale"))
+        checks.expect(abs(s1 / s0 - 2) < 1e-6, "+ zooms in", s1 / s0)
     checks.finish()
 
 

@@ -88,6 +88,7 @@ enum BrowserSetup {
         #expect(result.status == 0, "test_preview.py failed:\n\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("checks passed"), "\(result.stdout)\(result.stderr)")
         let shots = (try? FileManager.default.contentsOfDirectory(atPath: output.path).sorted()) ?? []
-        #expect(shots == ["01-opened.png", "02-clause-panel.png", "03-filter.png", "04-deepest-level.png", "05-icons-and-launch.png"])
+        #expect(shots == ["01-opened.png", "02-clause-panel.png", "03-filter.png", "04-deepest-level.png", "05-icons-and-launch.png",
+                          "06-touch-pinched.png", "07-keyboard-enter.png"])
     }
 }
