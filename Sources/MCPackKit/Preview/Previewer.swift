@@ -35,7 +35,7 @@ public enum Previewer {
                 return try await build(config.path, source: argument, events: events)
             }
             if url.pathExtension == "toml" { return try await build(url.path, source: argument, events: events) }
-            return try unpack(url.path, source: argument)
+            return try unpack(argument, source: argument)
         }
         guard let argument else { return try await build(configPath, source: configPath, events: events) }
         // A version of this project (1.0.0, v1.0.0), as diff takes it.
@@ -44,16 +44,27 @@ public enum Previewer {
 
     private static func unpack(_ archive: String, source: String) throws -> PreviewResult {
         let folder = try temporaryFolder()
-        let bag = try BagUnpacker.unpack(archive, into: folder)
-        return try result(bag: bag, source: source, built: false)
+        do {
+            let bag = try BagUnpacker.unpack(archive, into: folder)
+            return try result(bag: bag, source: source, built: false)
+        } catch {
+            // Nothing half unpacked, or without a page, is left behind.
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
     }
 
     private static func build(_ configPath: String, source: String, events: (@Sendable (BuildEvent) -> Void)?) async throws -> PreviewResult {
         let folder = try temporaryFolder()
-        let built = try await Builder.build(BuildOptions(configPath: configPath, output: folder.path, events: events))
-        let archive = built.archive.hasPrefix("/") ? built.archive : FileManager.default.currentDirectoryPath + "/" + built.archive
-        let bag = try BagUnpacker.unpack(archive, into: folder)
-        return try result(bag: bag, source: source, built: true)
+        do {
+            let built = try await Builder.build(BuildOptions(configPath: configPath, output: folder.path, events: events))
+            let archive = built.archive.hasPrefix("/") ? built.archive : FileManager.default.currentDirectoryPath + "/" + built.archive
+            let bag = try BagUnpacker.unpack(archive, into: folder)
+            return try result(bag: bag, source: source, built: true)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
     }
 
     private static func result(bag: URL, source: String, built: Bool) throws -> PreviewResult {

@@ -115,6 +115,33 @@ import Testing
         #expect(folder.stderr.contains("assets: is neither a bag (no bagit.txt) nor a project (no bundle.toml)"), "\(folder.stderr)")
     }
 
+    /// An archive whose entries would land outside the folder, or in two
+    /// top folders, is refused before its page is opened, and what was
+    /// unpacked of it is removed.
+    @Test(arguments: [("../../evil-\(UUID().uuidString)", "a .. component leads outside the bag"),
+                      ("other-top/x.txt", "holds more than one top folder")])
+    func aHostileArchiveIsRefused(_ path: String, _ message: String) throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        var entries = try VerifyTests.builtEntries(project)
+        let name = path.hasPrefix("..") ? "\(VerifyTests.name)/\(path)" : path
+        entries.append((name, Data("x".utf8)))
+        let hostile = project.url("hostile.zip")
+        try VerifyTests.write(entries, to: hostile)
+        // A temporary folder of its own, two levels down, so that `../../`
+        // from the bag's top folder would land in it.
+        let temporary = project.url("tmp/inner")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let result = try MCPackBinary.run(["preview", "--no-open", "hostile.zip"], in: project.root,
+                                          environment: ["TMPDIR": temporary.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("hostile.zip: "), "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.contains("nothing of it is opened (run `mcpack verify hostile.zip` for every problem)"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: project.url("tmp").path) == ["inner"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+    }
+
     @Test func withNoBrowserToOpenItSaysSoAndExitsTwo() throws {
         let project = try TestProject.make()
         defer { project.destroy() }
