@@ -17,7 +17,7 @@ ifeq ($(shell uname -s),Linux)
 STATIC_STDLIB := --static-swift-stdlib
 endif
 
-.PHONY: all deps build test demo bench fuzz campaign crash-safety assets clean help stage install uninstall dist
+.PHONY: all deps build test demo bench fuzz campaign crash-safety assets preview-screenshot clean help stage install uninstall dist
 
 all: build
 
@@ -30,6 +30,7 @@ help:
 	@echo "make campaign      damage the example archive at random (seeded); count what verify detects and misses"
 	@echo "make crash-safety  SIGKILL mcpack build at random moments on the benchmark master; check archives and cache (~6 min)"
 	@echo "make assets  regenerate the example project's images (needs Python with Pillow)"
+	@echo "make preview-screenshot  remake docs/preview.png, the README's picture of the example's preview page"
 	@echo "make install [PREFIX=/usr/local] [DESTDIR=]  install mcpack, its man pages and bash/zsh/fish completions"
 	@echo "make stage   build what make install copies, into .build/install/stage (then sudo make install only copies)"
 	@echo "make uninstall [PREFIX=/usr/local] [DESTDIR=]  remove exactly those files"
@@ -42,10 +43,12 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product mcpack $(STATIC_STDLIB)
 
+# MCPACK_BROWSER_TESTS=required: the browser tests fail, rather than skip,
+# when Chromium or the test Python is missing (install-deps.sh installs both).
 test:
 	@scripts/install-deps.sh --test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	MCPACK_BROWSER_TESTS=required $(SWIFT) test --skip-build
 
 demo: build
 	$(RELEASE_BIN) build
@@ -68,6 +71,10 @@ crash-safety: build
 
 assets:
 	python3 scripts/make-example-assets.py
+
+preview-screenshot: build
+	@scripts/install-deps.sh --test
+	scripts/preview-screenshot.sh
 
 # Installing (scripts/install.sh): the release binary, man pages generated
 # from its ArgumentParser definitions, and completions, laid out in STAGE as

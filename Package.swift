@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "MCPackTemplates",
             path: "Templates",
-            exclude: ["bundle", "init", "launch", "html"],
+            exclude: ["bundle", "init", "launch", "html", "preview"],
             plugins: ["EmbedTemplates"]
         ),
         .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["mcpack-embed-templates"]),

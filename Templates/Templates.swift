@@ -1,9 +1,9 @@
 // The templates under Templates/, compiled in: the EmbedTemplates plugin
-// generates EmbeddedTemplates from the files in bundle/, init/, launch/ and
-// html/ at build time (Plugins/EmbedTemplatesTool).
+// generates EmbeddedTemplates from the files in bundle/, init/, launch/,
+// html/ and preview/ at build time (Plugins/EmbedTemplatesTool).
 
 public enum Templates {
-    /// The files of one folder (`bundle`, `init`, `launch`, `html`) as built
+    /// The files of one folder (`bundle`, `init`, `launch`, `html`, `preview`) as built
     /// into mcpack: paths relative to that folder, bytes exactly as in the
     /// repository, in byte order of the paths.
     public static func files(in folder: String) -> [(path: String, bytes: [UInt8])] {

@@ -2,8 +2,9 @@
 # Installs what mcpack needs to build and test, and only what is missing:
 # the C libraries (libvips, Little CMS, libarchive, OpenSSL, zlib) with
 # pkg-config, and for the tests bagit.py (PyPI's bagit), zstd, man-db and a
-# free Adobe RGB compatible colour profile; Chromium and the Python tools
-# in Tests/Python/requirements.txt (scripts/test-python.sh). Debian/Ubuntu through apt,
+# free Adobe RGB compatible colour profile; Chromium (Debian's, else
+# Playwright's own) and the Python tools in Tests/Python/requirements.txt
+# (scripts/test-python.sh). Debian/Ubuntu through apt,
 # macOS through Homebrew. The Swift toolchain itself is not installed here.
 set -euo pipefail
 
@@ -34,13 +35,14 @@ Linux)
     # man -l, which renders the installed man pages in InstallTests. Asked of
     # dpkg: minimized Ubuntu images have a stand-in /usr/bin/man without it.
     dpkg-query -W -f='${Status}' man-db 2>/dev/null | grep -q 'ok installed' || missing+=(man-db)
-    # The browser the page tests drive (through Playwright, which is told to
-    # use it: it cannot download its own here).
-    command -v chromium >/dev/null 2>&1 || missing+=(chromium)
     if ! command -v python3 >/dev/null 2>&1; then
       missing+=(python3 python3-pip)
     elif ! command -v bagit.py >/dev/null 2>&1 && ! python3 -m pip --version >/dev/null 2>&1; then
       missing+=(python3-pip)  # a Python without pip, as in the swift images
+    fi
+    # scripts/test-python.sh makes a venv; Debian and Ubuntu ship that apart.
+    if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip' 2>/dev/null; then
+      missing+=(python3-venv)
     fi
   fi
   if [ ${#missing[@]} -gt 0 ]; then
@@ -49,6 +51,19 @@ Linux)
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  # The browser the page tests drive through Playwright: Debian's chromium.
+  # Apart, as Ubuntu has no such package (its chromium is a snap, which
+  # does not run in a container); there Playwright's own Chromium is used
+  # (below).
+  if [ $want_tests = 1 ] && ! command -v chromium >/dev/null 2>&1; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    if apt-cache show chromium 2>/dev/null | grep -q '^Version: [0-9]'; then
+      say "installing chromium"
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium >/dev/null \
+        || say "could not install chromium with apt"
+    fi
   fi
   ;;
 Darwin)
@@ -84,5 +99,16 @@ fi
 # The browser and IIIF tests' Python tools, in their own virtual environment
 # (.build/test-python, Python 3.12 or later).
 if [ $want_tests = 1 ]; then
-  scripts/test-python.sh >/dev/null
+  py="$(scripts/test-python.sh)"
+  # No Chromium of the system's (Ubuntu, or a Mac without Chrome): the one
+  # Playwright downloads for its own version, with the libraries it needs.
+  if ! "$py" Tests/Browser/browser.py --find >/dev/null 2>&1; then
+    say "no system Chromium; installing Playwright's"
+    if [ "$(uname -s)" = Linux ]; then
+      sudo=""
+      [ "$(id -u)" -ne 0 ] && sudo="sudo"
+      $sudo "$py" -m playwright install-deps chromium >/dev/null
+    fi
+    "$py" -m playwright install chromium >/dev/null
+  fi
 fi

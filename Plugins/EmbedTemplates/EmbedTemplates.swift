@@ -2,7 +2,7 @@ import Foundation
 import PackagePlugin
 
 /// Compiles Templates/ into mcpack: every file in its folders (bundle/,
-/// init/, launch/, html/) becomes bytes in a generated Swift source of the
+/// init/, launch/, html/, preview/) becomes bytes in a generated Swift source of the
 /// MCPackTemplates target, so the binary needs nothing beside it.
 @main
 struct EmbedTemplates: BuildToolPlugin {

@@ -67,7 +67,7 @@ struct ProjectOptions: ParsableArguments {
 /// `--templates DIR`, for the commands that render templates.
 struct TemplateOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Use the templates in this folder, laid out as mcpack's Templates/ (bundle/, init/, launch/, html/), instead of those built into mcpack; a folder it lacks comes from mcpack. Overrides MCPACK_TEMPLATES.",
+        "Use the templates in this folder, laid out as mcpack's Templates/ (bundle/, init/, launch/, html/, preview/), instead of those built into mcpack; a folder it lacks comes from mcpack. Overrides MCPACK_TEMPLATES.",
         valueName: "dir"))
     var templates: String?
 

@@ -12,8 +12,10 @@ struct Verify: AsyncParsableCommand {
             size, count and compression-ratio limits), BagIt validity (bagit.txt, every \
             manifest line, completeness, every checksum, Payload-Oxum), the <archive>.sha256 \
             beside it, and, for bundles mcpack made, that tiles, icons, categories and \
-            clauses agree, that every launch screen is there at its size, and that the \
-            icons, category icons, launch layers and a tile of each level are 8-bit sRGB.
+            clauses agree, that every launch screen is there at its size, that the \
+            icons, category icons, launch layers and a tile of each level are 8-bit sRGB, \
+            and that the preview page refers only to files in the bag and shows the \
+            clauses and categories of clauses.json and categories.json.
 
             With no argument, in a project: checks every input as build does, then \
             verifies this version's archive and says which inputs changed since it was built.

@@ -121,7 +121,8 @@ public enum Builder {
         let lanes = min(2, ProcessInfo.processInfo.activeProcessorCount)
         var made: [MadeInput] = []
         for plan in checked.plans {
-            let env = MakeEnvironment(project: project, sources: checked.sources, lanes: lanes, events: options.events)
+            let env = MakeEnvironment(project: project, sources: checked.sources, sourceDate: isoDate(mtime, time: true),
+                                      lanes: lanes, events: options.events)
             do {
                 made.append(try plan.input.runMake(plan.plan, in: env))
             } catch let diagnostic as Diagnostic {

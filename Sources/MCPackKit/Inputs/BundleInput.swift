@@ -34,6 +34,9 @@ protocol BundleInput: SendableMetatype {
     static var payload: [String] { get }
     /// Files under data/ beside the record that its diff reads.
     static var diffFiles: [String] { get }
+    /// The settings when bundle.toml has no table for it: nil leaves the
+    /// input out; a value makes it by default (the preview page).
+    static var defaultSettings: Settings? { get }
 
     /// The settings, or nil when the table is missing or wrong; every
     /// problem is reported through `table`.
@@ -58,6 +61,7 @@ protocol BundleInput: SendableMetatype {
 extension BundleInput {
     static var required: Bool { true }
     static var diffFiles: [String] { [] }
+    static var defaultSettings: Settings? { nil }
 
     /// Whether this input makes the file at `path`, a path inside the bag
     /// (`data/icons/...`).
@@ -72,12 +76,20 @@ extension BundleInput {
 /// after those whose facts it needs. Adding an input means adding it here.
 enum Inputs {
     static let all: [any BundleInput.Type] = [
-        DocumentInput.self, ClausesInput.self, CategoriesInput.self, IconsInput.self, LaunchInput.self,
+        DocumentInput.self, ClausesInput.self, CategoriesInput.self, IconsInput.self, LaunchInput.self, PreviewInput.self,
     ]
 }
 
 /// A fact one input's check establishes for the checks after it.
-protocol InputFact: Sendable {}
+protocol InputFact: Sendable {
+    /// This fact among those the earlier checks published. An input that
+    /// needs several facts declares a `Needs` that gathers them.
+    static func gather(from facts: [any InputFact]) -> Self?
+}
+
+extension InputFact {
+    static func gather(from facts: [any InputFact]) -> Self? { facts.lazy.compactMap { $0 as? Self }.first }
+}
 
 /// The `Needs` of an input that needs nothing from the others.
 struct NoNeeds: InputFact {}
@@ -91,6 +103,32 @@ struct MasterSize: InputFact, Codable, Equatable {
     var note = ""
 
     enum CodingKeys: String, CodingKey { case width, height }
+}
+
+/// The tile pyramid the document will be made into: what a viewer needs
+/// to find its tiles.
+struct PyramidLayout: InputFact, Equatable {
+    /// Its .dzi (Deep Zoom) or folder (IIIF) under data/document/.
+    var name: String
+    /// `dz` or `iiif3`.
+    var layout: String
+    var width: Int
+    var height: Int
+    var tileSize: Int
+    /// Pixels each tile repeats of its neighbours (0 for IIIF).
+    var overlap: Int
+    /// The tiles' file extension (`jpeg` for Deep Zoom, `jpg` for IIIF).
+    var tileExtension: String
+}
+
+/// The app icon's asset catalog as it will be written.
+struct AppIconSet: InputFact {
+    var contents: AssetCatalogContents
+}
+
+/// The launch screens made, each `<w>x<h>` with its scale.
+struct LaunchScreens: InputFact {
+    var screens: [(width: Int, height: Int, scale: Int)]
 }
 
 /// The clause file as read, also when it has mistakes, so that the category
@@ -173,6 +211,8 @@ struct CheckEnvironment {
 struct MakeEnvironment {
     let project: Project
     let sources: [String: SourceFile]
+    /// The time stamped on every entry, ISO 8601 in UTC.
+    let sourceDate: String
     let lanes: Int
     let events: (@Sendable (BuildEvent) -> Void)?
 

@@ -8,6 +8,10 @@ extension BundleInput {
     /// Reads this input's table of bundle.toml into `settings`; false when
     /// a required table is missing or the settings are wrong.
     static func readSettings(_ root: TableReader, paths: ProjectPaths, into settings: inout InputSettings) -> Bool {
+        guard root.has(self.table) || required else {
+            if let value = defaultSettings { settings[Self.self] = value }
+            return true
+        }
         guard let table = root.table(self.table, required: required) else { return !required }
         guard let value = self.settings(table, paths: paths) else { return false }
         settings[Self.self] = value
@@ -18,7 +22,7 @@ extension BundleInput {
     static func runCheck(_ settings: InputSettings, facts: [any InputFact], in env: CheckEnvironment)
         -> (plan: CheckedInput?, facts: [any InputFact]) {
         guard let mine = settings[Self.self] else { return (nil, []) }
-        let needs = facts.lazy.compactMap { $0 as? Needs }.first
+        let needs = Needs.gather(from: facts)
         let checked = check(mine, needs: needs, in: env)
         return (checked.plan.map { CheckedInput(input: Self.self, plan: $0) }, checked.facts)
     }

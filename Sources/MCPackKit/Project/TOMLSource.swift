@@ -325,6 +325,15 @@ final class TableReader {
         return int
     }
 
+    func bool(_ key: String, required: Bool = true) -> Bool? {
+        guard let value = value(key, required: required, expected: "true or false") else { return nil }
+        guard value.type == .bool, let bool = value.bool else {
+            error(key, "expected true or false, got \(Self.describe(value))")
+            return nil
+        }
+        return bool
+    }
+
     func choice(_ key: String, of choices: [String], required: Bool = true) -> String? {
         let expected = "one of " + choices.map { "\"\($0)\"" }.joined(separator: ", ")
         guard let value = value(key, required: required, expected: expected) else { return nil }

@@ -2,7 +2,7 @@ import Foundation
 import MCPackTemplates
 import Mustache
 
-/// A folder of Templates/ (`bundle`, `init`, `launch`, `html`): each
+/// A folder of Templates/ (`bundle`, `init`, `launch`, `html`, `preview`): each
 /// `X.mustache` inside it renders to the file `X` at the same relative path.
 struct TemplateSet {
     let name: String

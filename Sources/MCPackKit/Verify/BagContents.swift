@@ -40,7 +40,7 @@ struct BagContents {
         if isTagFile(path) { return size <= 64 << 20 }
         let lower = path.lowercased()
         return size <= 16 << 20 && (lower.hasSuffix(".json") || lower.hasSuffix(".dzi") || lower.hasPrefix("data/icons/")
-            || lower.hasPrefix("data/categories/") || DocumentInput.isSampleTile(lower))
+            || lower.hasPrefix("data/categories/") || lower.hasPrefix("data/preview/") || DocumentInput.isSampleTile(lower))
     }
 
     /// Pictures whose header is enough; a PNG's (IHDR, then any iCCP)

@@ -31,9 +31,10 @@ import Testing
         let sums = try project.read("dist/test-bundle-1.0.0.zip.sha256")
         #expect(sums.hasPrefix(try #require(json["sha256"] as? String)))
         // 3 icons, categories.json, clauses.json, bundle.json, HANDOVER.md,
-        // ClauseData.swift, the .dzi and every tile
+        // ClauseData.swift, the preview page with its script and style, the
+        // .dzi and every tile
         let geometry = DeepZoomGeometry(width: TestProject.masterWidth, height: TestProject.masterHeight, tileSize: 254, overlap: 1)
-        #expect(json["files"] as? Int == 8 + 1 + geometry.totalTiles)
+        #expect(json["files"] as? Int == 8 + 3 + 1 + geometry.totalTiles)
     }
 
     @Test(arguments: formats)
@@ -94,7 +95,7 @@ import Testing
         let listing = try MCPackBinary.tool(MCPackBinary.gnuTar, ["--utc", "-tvzf", "dist/test-bundle-1.0.0.tar.gz"], in: project.root)
         let lines = listing.stdout.split(separator: "\n")
         let geometry = DeepZoomGeometry(width: TestProject.masterWidth, height: TestProject.masterHeight, tileSize: 254, overlap: 1)
-        #expect(lines.count == 4 + 8 + 1 + geometry.totalTiles)
+        #expect(lines.count == 4 + 8 + 3 + 1 + geometry.totalTiles)
         #expect(lines.allSatisfy { $0.contains("2023-11-14 22:13") && $0.hasPrefix("-rw-r--r-- 0/0") })
         // tag files first, then the payload in byte order
         #expect(lines[0].hasSuffix("test-bundle-1.0.0/bagit.txt"))

@@ -38,10 +38,10 @@ import Testing
         #expect(Self.has(changes, ["component": "metadata", "field": "input", "path": "assets/clauses.toml"]))
         #expect(!changes.contains { $0["component"] as? String == "document" }, "no tile changed")
         let text = try MCPackBinary.run(["diff", "1.0.0", "1.1.0"], in: project.root)
-        #expect(text.stdout.hasPrefix("clauses: 1 changed; files: 2 files; metadata: 5 fields\n"), "\(text.stdout)")
+        #expect(text.stdout.hasPrefix("clauses: 1 changed; preview: 1 file; files: 2 files; metadata: 5 fields\n"), "\(text.stdout)")
         #expect(text.stdout.contains("~ clause 40 context: Also still [-law.-] {+the law today.+}"))
         let stat = try MCPackBinary.run(["diff", "1.0.0", "1.1.0", "--stat"], in: project.root)
-        #expect(stat.stdout == "clauses: 1 changed; files: 2 files; metadata: 5 fields\n")
+        #expect(stat.stdout == "clauses: 1 changed; preview: 1 file; files: 2 files; metadata: 5 fields\n")
     }
 
     @Test func clausesAddedRemovedAndMoved() throws {

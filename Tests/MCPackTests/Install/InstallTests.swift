@@ -21,6 +21,7 @@ import Testing
         "share/man/man1/mcpack.drift.1",
         "share/man/man1/mcpack.help.1",
         "share/man/man1/mcpack.init.1",
+        "share/man/man1/mcpack.preview.1",
         "share/man/man1/mcpack.verify.1",
         "share/zsh/site-functions/_mcpack",
     ]
@@ -183,7 +184,7 @@ import Testing
         #expect(!builtIn.isEmpty)
         #expect(builtIn.keys.sorted() == onDisk.keys.sorted())
         for (path, data) in onDisk { #expect(builtIn[path] == data, "\(path)") }
-        #expect(Set(Templates.folders) == ["bundle", "init", "launch", "html"])
+        #expect(Set(Templates.folders) == ["bundle", "init", "launch", "html", "preview"])
     }
 
     /// A folder of one's own wins, set by set: what it lacks comes from mcpack.

@@ -104,7 +104,17 @@ enum DocumentInput: BundleInput {
             return .failed
         }
         let size = MasterSize(width: picture.width, height: picture.height, note: picture.sizeNote)
-        return Checked(plan: Plan(settings: settings, format: format, size: size, picture: picture), facts: [size])
+        return Checked(plan: Plan(settings: settings, format: format, size: size, picture: picture),
+                       facts: [size, layout(settings, size: size)])
+    }
+
+    /// Where the pyramid's tiles will be and how they are cut. libvips
+    /// writes IIIF tiles without overlap, and names JPEG ones `.jpg`.
+    static func layout(_ settings: Settings, size: MasterSize) -> PyramidLayout {
+        let iiif = settings.layout == "iiif3"
+        let ext = iiif && settings.tileFormat == "jpeg" ? "jpg" : settings.tileFormat
+        return PyramidLayout(name: pyramidName(settings.image), layout: settings.layout, width: size.width, height: size.height,
+                             tileSize: settings.tileSize, overlap: iiif ? 0 : settings.overlap, tileExtension: ext)
     }
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {

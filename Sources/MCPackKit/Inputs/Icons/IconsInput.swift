@@ -120,14 +120,21 @@ enum IconsInput: BundleInput {
             }
             image = flat
         }
-        return Checked(plan: Plan(settings: settings, image: image, picture: record, source: source))
+        return Checked(plan: Plan(settings: settings, image: image, picture: record, source: source),
+                       facts: [AppIconSet(contents: contents(settings.idioms))])
+    }
+
+    /// The Contents.json of the icon set, for these idioms.
+    static func contents(_ idioms: [String]) -> AssetCatalogContents {
+        AssetCatalogContents(images: IconSlot.slots(for: idioms).map {
+            AssetCatalogContents.Image(filename: $0.filename, idiom: $0.idiom, scale: "\($0.scale)x", size: "\($0.points)x\($0.points)")
+        })
     }
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
         let settings = plan.settings
         let slots = IconSlot.slots(for: settings.idioms)
-        let contents = AssetCatalogContents(
-            images: slots.map { AssetCatalogContents.Image(filename: $0.filename, idiom: $0.idiom, scale: "\($0.scale)x", size: "\($0.points)x\($0.points)") })
+        let contents = contents(settings.idioms)
         let key = WorkCache.key([plan.source.sha256, settings.idioms.joined(separator: ","), settings.background ?? "-", "colour-1"])
         let entry: WorkCache.Entry
         do {

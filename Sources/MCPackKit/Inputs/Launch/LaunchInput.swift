@@ -91,7 +91,7 @@ enum LaunchInput: BundleInput {
         let background = layer(settings.background, env: env, needsAlpha: false)
         let text = layer(settings.text, env: env, needsAlpha: true)
         guard let background, let text else { return .failed }
-        return Checked(plan: Plan(background: background, text: text))
+        return Checked(plan: Plan(background: background, text: text), facts: [LaunchScreens(screens: allScreens)])
     }
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {

@@ -1,0 +1,80 @@
+import Foundation
+
+/// data/preview/: a page that shows the bundle in a browser from the
+/// unpacked bag, with no server and nothing loaded from outside the bag
+/// (index.html, its script and its style, rendered from
+/// Templates/preview). It is made from the facts the other inputs'
+/// checks publish, so it shows what they make: the document's pyramid,
+/// the clause overlays, the category filter, the icon sizes and the
+/// launch screens. `[preview] include = false` leaves it out.
+enum PreviewInput: BundleInput {
+    static let table = "preview"
+    static let required = false
+    static let component = "preview"
+    static let payload = ["preview/"]
+    /// The page, relative to data/.
+    static let page = "preview/index.html"
+
+    struct Settings: Sendable, Equatable {
+        var include: Bool
+    }
+
+    static var defaultSettings: Settings? { Settings(include: true) }
+
+    /// What the page is made from: every fact comes from an earlier check.
+    struct Needs: InputFact {
+        var pyramid: PyramidLayout
+        var clauses: ClauseList
+        var icons: AppIconSet?
+        var launch: LaunchScreens?
+
+        static func gather(from facts: [any InputFact]) -> Needs? {
+            guard let pyramid = PyramidLayout.gather(from: facts), let clauses = ClauseList.gather(from: facts) else { return nil }
+            return Needs(pyramid: pyramid, clauses: clauses, icons: AppIconSet.gather(from: facts), launch: LaunchScreens.gather(from: facts))
+        }
+    }
+
+    struct Plan: InputPlan {
+        var needs: Needs
+        var sources: [SourceRef] { [] }
+    }
+
+    struct Record: Codable, Sendable, Equatable {
+        /// The files of the page, relative to data/.
+        var files: [String]
+        var clauses: Int
+        var categories: Int
+    }
+
+    static func settings(_ t: TableReader, paths: ProjectPaths) -> Settings? {
+        let include = t.bool("include", required: false) ?? true
+        t.rejectUnknownKeys(known: ["include"])
+        return Settings(include: include)
+    }
+
+    static func check(_ settings: Settings, needs: Needs?, in env: CheckEnvironment) -> Checked<Plan> {
+        // No plan and no problem: left out on purpose, or (without the
+        // document or the clauses) nothing to show, which their own checks
+        // have reported.
+        guard settings.include, let needs else { return .failed }
+        return Checked(plan: Plan(needs: needs))
+    }
+
+    static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
+        let config = env.project.config
+        let data = PreviewData(
+            bundle: .init(name: config.name, version: config.version.text, title: config.title, sourceDate: env.sourceDate,
+                          archive: "\(config.stem).\(config.format.fileExtension)"),
+            pyramid: plan.needs.pyramid, clauses: plan.needs.clauses.file)
+        let context = PreviewContext(data: data, icons: plan.needs.icons, launch: plan.needs.launch)
+        let rendered: [(path: String, data: Data)]
+        do {
+            rendered = try TemplateSet.load("preview").render(context)
+        } catch {
+            throw env.failure(env.project.configDisplayPath, "cannot render the preview page: \(error)")
+        }
+        let payload = rendered.map { PayloadFile(path: "preview/\($0.path)", bytes: $0.data) }
+        return Made(payload: payload, record: Record(files: payload.map(\.path), clauses: data.clauses.count,
+                                                     categories: data.categories.count))
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+@testable import MCPackKit
+import Testing
+
+/// The preview input's page, and its verify stage, in process: a page
+/// rendered from the built-in templates into a bag made in code.
+@Suite struct PreviewStagesTests {
+    static let file = ClauseFile(
+        categories: [Category(name: "Justice", icon: 1, filter: nil), Category(name: "All", icon: 2, filter: "all")],
+        clauses: [
+            Clause(id: "39", title: "No free man", categories: ["Justice"], colour: "#8B1E1EB3", translation: "No free man shall be seized.",
+                   context: "Still law.", overlays: [Rect(x: 10, y: 20, width: 300, height: 24)]),
+            Clause(id: "40", title: "To no one will we sell right", categories: ["Justice"], colour: "#1E3A8B", translation: "To no one.",
+                   context: "Also still law.", overlays: [Rect(x: 130, y: 44, width: 400, height: 24), Rect(x: 10, y: 70, width: 50, height: 20)]),
+        ])
+    static let pyramid = PyramidLayout(name: "master", layout: "dz", width: 600, height: 400, tileSize: 254, overlap: 1, tileExtension: "jpeg")
+
+    static func data(_ file: ClauseFile = file) -> PreviewData {
+        PreviewData(bundle: .init(name: "test-bundle", version: "1.0.0", title: "Test <Bundle>", sourceDate: "2015-06-15T00:00:00Z",
+                                  archive: "test-bundle-1.0.0.zip"),
+                    pyramid: pyramid, clauses: file)
+    }
+
+    static func render(_ data: PreviewData, icons: AppIconSet? = nil) throws -> [String: Data] {
+        let files = try TemplateSet.load("preview").render(PreviewContext(data: data, icons: icons, launch: nil))
+        return Dictionary(uniqueKeysWithValues: files.map { ("data/preview/\($0.path)", $0.data) })
+    }
+
+    /// A bag holding what the page refers to, with `page` as its preview.
+    static func bag(_ page: [String: Data], leaving: Set<String> = []) -> BagView {
+        let record = DocumentInput.Record(image: "assets/document/master.png", sha256: "aa", format: "png", width: 600, height: 400,
+                                          name: "master", levels: 11, tiles: 18,
+                                          settings: .init(tileSize: 254, overlap: 1, tileFormat: "jpeg", quality: 85, layout: "dz"))
+        var files = page
+        files["data/clauses.json"] = JSON.encode(ClausesDocument(file, master: MasterSize(width: 600, height: 400)))
+        files["data/categories.json"] = JSON.encode(file.categories.map { CategoryEntry(number: $0.icon, name: $0.name, filter: $0.filter) })
+        files["data/bundle.json"] = JSON.encode(["components": ["document": record]])
+        for path in ["data/categories/1.png", "data/categories/2.png", "data/document/master.dzi", "data/HANDOVER.md"] {
+            files[path] = Data("x".utf8)
+        }
+        var contents = BagContents()
+        for (path, data) in files where !leaving.contains(path) {
+            contents.files[path] = BagFile(path: path, size: Int64(data.count), digests: [:], data: data)
+        }
+        return BagView(contents: contents)
+    }
+
+    static func page(_ files: [String: Data]) -> String { String(decoding: files["data/preview/index.html"] ?? Data(), as: UTF8.self) }
+
+    @Test func thePageAndItsFilesAreThoseOfTheTemplates() throws {
+        let files = try Self.render(Self.data())
+        #expect(files.keys.sorted() == ["data/preview/index.html", "data/preview/style.css", "data/preview/viewer.js"])
+        // The same data gives the same bytes, and nothing of the machine.
+        #expect(try Self.render(Self.data()) == files)
+        let html = Self.page(files)
+        #expect(html.contains("<title>Test &lt;Bundle&gt; 1.0.0: preview</title>"))
+        #expect(html.contains("sha256sum -c test-bundle-1.0.0.zip.sha256"))
+        #expect(html.contains("mcpack verify test-bundle-1.0.0.zip"))
+    }
+
+    @Test func theDataReadsBackFromThePageAndNoTextClosesItsScript() throws {
+        var file = Self.file
+        file.clauses[0].translation = "ends here </script><script>alert(1)</script>"
+        let html = Self.page(try Self.render(Self.data(file)))
+        let json = try #require(PreviewData.read(fromPage: html))
+        #expect(!String(decoding: json, as: UTF8.self).contains("<"))
+        #expect(try JSONDecoder().decode(PreviewData.self, from: json) == Self.data(file))
+        #expect(html.components(separatedBy: "</script>").count == 3, "only the data's and the viewer's script elements close")
+    }
+
+    @Test func aBagWithItsPageVerifiesClean() throws {
+        let problems = PreviewInput.verify(nil, in: Self.bag(try Self.render(Self.data())))
+        #expect(problems == [])
+    }
+
+    @Test func aClauseThePageShowsOtherwiseIsNamed() throws {
+        var file = Self.file
+        file.clauses[1].title = "To no one will we sell justice"
+        file.clauses.remove(at: 0)
+        let problems = PreviewInput.verify(nil, in: Self.bag(try Self.render(Self.data(file))))
+        #expect(problems.map(\.rule) == ["preview-data", "preview-data"])
+        #expect(problems.map(\.message) == [
+            "does not show clause \"39\" of clauses.json",
+            "shows clause \"40\" otherwise than clauses.json holds it",
+        ])
+    }
+
+    @Test func aCategoryThePageLacksIsNamed() throws {
+        var file = Self.file
+        file.categories.removeLast()
+        let problems = PreviewInput.verify(nil, in: Self.bag(try Self.render(Self.data(file))))
+        #expect(problems.map(\.description) == ["data/preview/index.html: preview-data: does not show category 2 \"All\" of categories.json"])
+    }
+
+    @Test func aFileThePageRefersToMustBeInTheBag() throws {
+        let problems = PreviewInput.verify(nil, in: Self.bag(try Self.render(Self.data()), leaving: ["data/categories/2.png", "data/preview/style.css"]))
+        #expect(problems.map(\.description) == [
+            "data/preview/index.html: preview-files: refers to style.css (data/preview/style.css), which is not in the bag",
+            "data/preview/index.html: preview-files: refers to ../categories/2.png (data/categories/2.png), which is not in the bag",
+        ])
+    }
+
+    @Test func aPageThatLoadsFromOutsideTheBagIsRefused() throws {
+        var files = try Self.render(Self.data())
+        let html = Self.page(files).replacingOccurrences(
+            of: "</body>", with: "<img src=\"https://cdn.example.org/x.png\"><script src=\"../../../x.js\"></script></body>")
+        files["data/preview/index.html"] = Data(html.utf8)
+        let problems = PreviewInput.verify(nil, in: Self.bag(files))
+        #expect(problems.map(\.rule) == ["preview-files", "preview-files"])
+        #expect(problems.map(\.message) == [
+            "refers to https://cdn.example.org/x.png, an address with a scheme (https:); the page must load nothing from outside the bag",
+            "refers to ../../../x.js, a path that leaves the bag; the page must load nothing from outside the bag",
+        ])
+    }
+
+    @Test func everyIconOfTheCatalogIsOnThePage() throws {
+        let icons = AppIconSet(contents: IconsInput.contents(["ipad"]))
+        var files = try Self.render(Self.data(), icons: icons)
+        for image in icons.contents.images { files["data/icons/AppIcon.appiconset/\(image.filename!)"] = Data("x".utf8) }
+        #expect(PreviewInput.verify(nil, in: Self.bag(files)) == [])
+        files["data/icons/AppIcon.appiconset/AppIcon-extra@2x.png"] = Data("x".utf8)
+        #expect(PreviewInput.verify(nil, in: Self.bag(files)).map(\.message) == ["does not show data/icons/AppIcon.appiconset/AppIcon-extra@2x.png"])
+    }
+
+    @Test func aListedPageThatIsMissingIsAProblem() {
+        let record = PreviewInput.Record(files: ["preview/index.html"], clauses: 2, categories: 2)
+        #expect(PreviewInput.verify(record, in: Self.bag([:])).map(\.rule) == ["preview-page"])
+        #expect(PreviewInput.verify(nil, in: Self.bag([:])) == [])
+    }
+
+    @Test(arguments: [
+        ("style.css", PageReferences.Target.file("data/preview/style.css")),
+        ("../categories/1.png?v=2#x", .file("data/categories/1.png")),
+        ("./../document/a%20b.dzi", .file("data/document/a b.dzi")),
+        ("../../bagit.txt", .file("bagit.txt")),
+        ("../../../x", .outside("a path that leaves the bag")),
+        ("#panel", .inPage), ("data:,", .inPage),
+        ("//cdn.example.org/x.js", .outside("a network address")),
+        ("file:///etc/passwd", .outside("an address with a scheme (file:)")),
+        ("/etc/passwd", .outside("an absolute path")),
+    ])
+    func referencesResolveAgainstThePage(_ url: String, _ target: PageReferences.Target) {
+        #expect(PageReferences.resolve(url, from: "data/preview/index.html") == target)
+    }
+}
