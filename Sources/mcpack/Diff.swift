@@ -58,7 +58,8 @@ struct Diff: ParsableCommand {
                     }
                 }
             }
-            report = try Differ.diff(a, b, pixels: pixels)
+            // The page shows the pictures, so it needs them decoded.
+            report = try Differ.diff(a, b, pixels: pixels || html != nil)
             if let html {
                 try HTMLReports.write(HTMLReports.diff(report, old: a, new: b), to: html)
             }
