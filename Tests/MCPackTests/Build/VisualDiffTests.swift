@@ -94,4 +94,53 @@ import Testing
         let text = try MCPackBinary.run(["diff", "1.0.0", "1.1.0", "--pixels"], in: project.root)
         #expect(text.stdout.contains("~ tiles level 11 (20 changed, 2 visibly)"), "\(text.stdout)")
     }
+
+    @Test func theDiffPageMapsTheAreaAndIsTheSameEachTime() throws {
+        let project = try Self.retouchedPair()
+        defer { project.destroy() }
+        let first = try MCPackBinary.run(["diff", "1.0.0", "1.1.0", "--html", "a.html"], in: project.root)
+        #expect(first.status == 1, "\(first.stderr)")
+        #expect(try MCPackBinary.run(["diff", "1.0.0", "1.1.0", "--html", "b.html"], in: project.root).status == 1)
+        let page = try project.read("a.html")
+        #expect(try Data(contentsOf: project.url("a.html")) == Data(contentsOf: project.url("b.html")), "the same inputs give the same page")
+        #expect(page.contains(#"alt="the document before, whole""#))
+        #expect(page.contains(#"alt="the document after, whole""#))
+        #expect(page.contains(#"alt="the document after, its visibly changed areas marked""#))
+        #expect(page.contains(##"<a class="area" href="#area-1" aria-label="changed area 1: "##))
+        #expect(page.contains(#"<section class="region" id="area-1""#))
+        #expect(page.contains(#"role="group" aria-label="changed area 1, at full size""#))
+        // One file: nothing fetched from elsewhere.
+        #expect(!page.contains("http://") && !page.contains("https://") && !page.contains("src=\"file"))
+        #expect(page.components(separatedBy: "src=\"data:image/").count - 1 >= 3 + 3)
+    }
+
+    @Test func aChangedIconIsShownBeforeAndAfterWithItsSize() throws {
+        let (_, _, project) = try DiffTests.diffAfter(images: true) { project in
+            try project.write("assets/categories/2.png", TestProject.icon(12))
+        }
+        defer { project.destroy() }
+        #expect(try MCPackBinary.run(["diff", "1.0.0", "1.1.0", "--html", "changes.html"], in: project.root).status == 1)
+        let page = try project.read("changes.html")
+        #expect(page.contains(#"<div class="pair" role="group" aria-label="data/categories/2.png">"#))
+        #expect(page.contains(#"alt="before: data/categories/2.png""#) && page.contains(#"alt="after: data/categories/2.png""#))
+        #expect(page.contains("<figcaption>before, 32 x 32 px</figcaption>") && page.contains("<figcaption>after, 32 x 32 px</figcaption>"))
+        #expect(page.contains(#"alt="difference: data/categories/2.png""#))
+    }
+
+    @Test func aMovedOverlayIsDrawnOldAndNew() throws {
+        let (_, changes, project) = try DiffTests.diffAfter { project in
+            try project.edit("assets/clauses.toml", "[10, 44, 120, 24]", "[300, 200, 120, 24]")
+        }
+        defer { project.destroy() }
+        let moved = try #require(changes.first { $0["field"] as? String == "overlays" })
+        let rectangles = moved["rectangles"] as? [String: [[Int]]]
+        #expect(rectangles?["old"] == [[10, 20, 300, 24], [10, 44, 120, 24]])
+        #expect(rectangles?["new"] == [[10, 20, 300, 24], [300, 200, 120, 24]])
+        #expect(try MCPackBinary.run(["diff", "1.0.0", "1.1.0", "--html", "changes.html"], in: project.root).status == 1)
+        let page = try project.read("changes.html")
+        #expect(page.contains(#"alt="clause 39: its overlays before and after, on the document""#))
+        // 600 x 400 master: [10, 44, 120, 24] and [300, 200, 120, 24] as shares of it.
+        #expect(page.contains(#"<span class="overlay-old" title="old: 10, 44, 120, 24" style="left:1.667%;top:11.000%;width:20.000%;height:6.000%">"#))
+        #expect(page.contains(#"<span class="overlay-new" title="new: 300, 200, 120, 24" style="left:50.000%;top:50.000%;width:20.000%;height:6.000%">"#))
+    }
 }
