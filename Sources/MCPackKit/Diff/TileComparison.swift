@@ -14,7 +14,8 @@ struct TileComparison: Sendable {
     /// (of 255) in any band. Saving a noise master again at the same
     /// quality moves block means by up to 4.8 (the worst seen, Gaussian
     /// noise with sigma 48 saved again at quality 85); retouches a person
-    /// notices move them by 8 and more (docs/ARCHITECTURE.md has the figures).
+    /// notices move them by 8 and more (docs/ARCHITECTURE.md has the
+    /// figures; TileComparisonTests keeps the first under it).
     static let threshold: Float = 6
     /// The overview pictures are made from the deepest level no larger than this.
     static let overviewSide = 720
