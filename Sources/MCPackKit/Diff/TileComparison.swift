@@ -94,17 +94,15 @@ struct TileComparison: Sendable {
                                                    overlap: record.settings.overlap),
                         name: record.name, suffix: record.settings.tileFormat, files: [:], location: location)
         }
-        guard var old = side(a, oldPath), var new = side(b, newPath) else { return nil }
+        guard let old = side(a, oldPath), let new = side(b, newPath) else { return nil }
         let changed = delta.paths.filter { $0.value.old != nil && $0.value.new != nil }.keys.compactMap(TileName.init).sorted()
-        let overview = (old.level(fitting: overviewSide), new.level(fitting: overviewSide))
-        func all(_ side: Side, _ level: Int) -> [TileName] {
+        func all(_ side: Side) -> Set<String> {
+            let level = side.level(fitting: overviewSide)
             let size = side.geometry.size(ofLevel: level)
-            return side.tiles(level: level, covering: PixelRect(x: 0, y: 0, width: size.width, height: size.height))
+            return Set(side.tiles(level: level, covering: PixelRect(x: 0, y: 0, width: size.width, height: size.height)).map(side.path))
         }
-        try old.read(changed + all(old, overview.0))
-        try new.read(changed + all(new, overview.1))
         var comparison = TileComparison(old: old, new: new)
-        comparison.compareTiles(changed, lanes: lanes)
+        try comparison.compareTiles(changed, keeping: (all(old), all(new)), lanes: lanes)
         return comparison
     }
 
@@ -113,33 +111,71 @@ struct TileComparison: Sendable {
         var differences: [TileName: (largest: Float, blocks: [PixelRect])] = [:]
     }
 
-    /// Decodes and compares each pair, `lanes` at a time.
-    mutating func compareTiles(_ changed: [TileName], lanes: Int) {
+    /// Pairs read before they are compared, at most.
+    static let batch = 64
+
+    /// Reads the changed tiles of both versions side by side, each archive
+    /// once, and compares each pair as soon as both halves are in, `lanes`
+    /// pairs at a time: a master saved again changes every tile, and
+    /// holding 17,000 pairs would take a gigabyte. Tiles of `keeping` are
+    /// kept (the overview is drawn from them).
+    mutating func compareTiles(_ changed: [TileName], keeping: (old: Set<String>, new: Set<String>), lanes: Int) throws {
         let results = Results()
-        let old = self.old, new = self.new
         let deepest = new.geometry.maxLevel
         let same = sameGeometry
-        DispatchQueue.concurrentPerform(iterations: max(1, lanes)) { lane in
-            for index in stride(from: lane, to: changed.count, by: max(1, lanes)) {
-                let tile = changed[index]
-                var result: (largest: Float, blocks: [PixelRect]) = (255, [])
-                if same, let x = old.files[old.path(tile)].flatMap({ try? Image(data: $0) }),
-                   let y = new.files[new.path(tile)].flatMap({ try? Image(data: $0) }),
-                   x.width == y.width, x.height == y.height,
-                   let difference = try? x.blockDifference(to: y, block: Self.block) {
-                    result.largest = difference.largest
-                    if tile.level == deepest {
-                        let origin = new.geometry.origin(level: tile.level, column: tile.column, row: tile.row)
-                        result.blocks = difference.blocks(above: Self.threshold).map { block in
-                            let x0 = block.column * Self.block, y0 = block.row * Self.block
-                            return PixelRect(x: origin.x + x0, y: origin.y + y0, width: min(Self.block, x.width - x0), height: min(Self.block, x.height - y0))
+        let newGeometry = new.geometry
+        func compare(_ pairs: [(tile: TileName, old: Data, new: Data)]) {
+            DispatchQueue.concurrentPerform(iterations: max(1, min(lanes, pairs.count))) { lane in
+                for index in stride(from: lane, to: pairs.count, by: max(1, lanes)) {
+                    let (tile, a, b) = pairs[index]
+                    var result: (largest: Float, blocks: [PixelRect]) = (255, [])
+                    if same, let x = try? Image(data: a), let y = try? Image(data: b), x.width == y.width, x.height == y.height,
+                       let difference = try? x.blockDifference(to: y, block: Self.block) {
+                        result.largest = difference.largest
+                        if tile.level == deepest {
+                            let origin = newGeometry.origin(level: tile.level, column: tile.column, row: tile.row)
+                            result.blocks = difference.blocks(above: Self.threshold).map { block in
+                                let x0 = block.column * Self.block, y0 = block.row * Self.block
+                                return PixelRect(x: origin.x + x0, y: origin.y + y0, width: min(Self.block, x.width - x0), height: min(Self.block, x.height - y0))
+                            }
                         }
                     }
+                    // A tile that cannot be decoded or compared counts as changed visibly.
+                    results.lock.withLock { results.differences[tile] = result }
                 }
-                // A tile that cannot be decoded or compared counts as changed visibly.
-                results.lock.withLock { results.differences[tile] = result }
             }
         }
+
+        var byPath: [String: TileName] = [:]
+        for tile in changed { byPath[old.path(tile)] = tile }
+        let a = try BagEntryStream(Set(byPath.keys).union(keeping.old), of: old.location)
+        let b = try BagEntryStream(Set(byPath.keys).union(keeping.new), of: new.location)
+        // Both archives list their tiles in one order, so a half waits
+        // only until the other archive reaches the same path.
+        var waiting: (old: [String: Data], new: [String: Data]) = ([:], [:])
+        var done = (old: false, new: false)
+        var ready: [(tile: TileName, old: Data, new: Data)] = []
+        while !(done.old && done.new) {
+            let fromOld = !done.old && (done.new || waiting.old.isEmpty)
+            guard let (path, data) = try (fromOld ? a : b).next() else {
+                if fromOld { done.old = true } else { done.new = true }
+                continue
+            }
+            if fromOld, keeping.old.contains(path) { old.files[path] = data }
+            if !fromOld, keeping.new.contains(path) { new.files[path] = data }
+            guard let tile = byPath[path] else { continue }
+            if fromOld {
+                if let other = waiting.new.removeValue(forKey: path) { ready.append((tile, data, other)) } else { waiting.old[path] = data }
+            } else {
+                if let other = waiting.old.removeValue(forKey: path) { ready.append((tile, other, data)) } else { waiting.new[path] = data }
+            }
+            if ready.count >= Self.batch {
+                compare(ready)
+                ready.removeAll(keepingCapacity: true)
+            }
+        }
+        compare(ready)
+
         for tile in changed {
             let difference = results.differences[tile] ?? (255, [])
             var level = levels[tile.level] ?? ([], [], 0)
