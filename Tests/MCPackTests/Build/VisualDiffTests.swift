@@ -95,6 +95,27 @@ import Testing
         #expect(text.stdout.contains("~ tiles level 11 (20 changed, 2 visibly)"), "\(text.stdout)")
     }
 
+    /// Unpacked bags give the same answer as their archives.
+    @Test func unpackedBagsAreComparedAlike() throws {
+        let project = try Self.retouchedPair()
+        defer { project.destroy() }
+        for version in ["1.0.0", "1.1.0"] {
+            for (path, data) in try archiveContents(project.url("dist/test-bundle-\(version).zip")) where !path.hasSuffix("/") {
+                try project.write("unpacked/\(path)", data)
+            }
+        }
+        let archives = try MCPackBinary.run(["diff", "1.0.0", "1.1.0", "--pixels", "--json"], in: project.root)
+        let folders = try MCPackBinary.run(["diff", "unpacked/test-bundle-1.0.0", "unpacked/test-bundle-1.1.0", "--pixels", "--json"], in: project.root)
+        #expect(folders.status == 1, "\(folders.stderr)")
+        func told(_ result: RunResult) -> (summary: String, regions: NSArray?) {
+            let json = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            return (json?["summary"] as? String ?? "", json?["regions"] as? NSArray)
+        }
+        #expect(told(folders).summary == told(archives).summary)
+        #expect(told(folders).regions == told(archives).regions)
+        #expect(told(folders).summary.contains("1 region changed visibly"))
+    }
+
     @Test func theDiffPageMapsTheAreaAndIsTheSameEachTime() throws {
         let project = try Self.retouchedPair()
         defer { project.destroy() }
