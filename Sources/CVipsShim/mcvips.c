@@ -405,7 +405,12 @@ int mcvips_block_difference(VipsImage *a, VipsImage *b, int block, float **value
     int result = -1;
     /* A block never larger than the image: a 1 x 1 top tile is one block. */
     double across = MIN(block, a->Xsize), down = MIN(block, a->Ysize);
-    VipsImage *x = rgba8(a, scope), *y = rgba8(b, scope);
+    /* Two tiles of one pyramid are alike (8-bit sRGB, same bands): compared
+     * as they are, without the conversions that make any two pictures
+     * comparable, which cost more than the decode on thousands of tiles. */
+    int alike = a->BandFmt == VIPS_FORMAT_UCHAR && b->BandFmt == VIPS_FORMAT_UCHAR && a->Bands == b->Bands
+        && a->Type == VIPS_INTERPRETATION_sRGB && b->Type == VIPS_INTERPRETATION_sRGB;
+    VipsImage *x = alike ? a : rgba8(a, scope), *y = alike ? b : rgba8(b, scope);
     if (x && y
         && !vips_subtract(x, y, &t[0], NULL)
         && !vips_cast_float(t[0], &t[1], NULL)
