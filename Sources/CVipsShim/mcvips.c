@@ -391,3 +391,53 @@ int mcvips_band_mean(VipsImage *image, int band, double *mean) {
     g_object_unref(one);
     return result;
 }
+
+int mcvips_block_difference(VipsImage *a, VipsImage *b, int block, float **values, int *columns, int *rows) {
+    *values = NULL;
+    *columns = 0;
+    *rows = 0;
+    if (a->Xsize != b->Xsize || a->Ysize != b->Ysize || block < 1) {
+        vips_error("mcvips", "%s", "the images differ in size");
+        return -1;
+    }
+    VipsObject *scope = VIPS_OBJECT(vips_image_new());
+    VipsImage **t = (VipsImage **) vips_object_local_array(scope, 5);
+    int result = -1;
+    /* A block never larger than the image: a 1 x 1 top tile is one block. */
+    double across = MIN(block, a->Xsize), down = MIN(block, a->Ysize);
+    /* Two tiles of one pyramid are alike (8-bit sRGB, same bands): compared
+     * as they are, without the conversions that make any two pictures
+     * comparable, which cost more than the decode on thousands of tiles. */
+    int alike = a->BandFmt == VIPS_FORMAT_UCHAR && b->BandFmt == VIPS_FORMAT_UCHAR && a->Bands == b->Bands
+        && a->Type == VIPS_INTERPRETATION_sRGB && b->Type == VIPS_INTERPRETATION_sRGB;
+    VipsImage *x = alike ? a : rgba8(a, scope), *y = alike ? b : rgba8(b, scope);
+    if (x && y
+        && !vips_subtract(x, y, &t[0], NULL)
+        && !vips_cast_float(t[0], &t[1], NULL)
+        && !vips_shrink(t[1], &t[2], across, down, NULL)
+        && !vips_abs(t[2], &t[3], NULL)) {
+        size_t size = 0;
+        float *pixels = (float *) vips_image_write_to_memory(t[3], &size);
+        if (pixels) {
+            int width = t[3]->Xsize, height = t[3]->Ysize, bands = t[3]->Bands;
+            float *out = g_new0(float, (size_t) width * height);
+            for (int i = 0; i < width * height; i++)
+                for (int k = 0; k < bands; k++)
+                    out[i] = MAX(out[i], pixels[(size_t) i * bands + k]);
+            g_free(pixels);
+            *values = out;
+            *columns = width;
+            *rows = height;
+            result = 0;
+        }
+    }
+    g_object_unref(scope);
+    return result;
+}
+
+VipsImage *mcvips_insert(VipsImage *base, VipsImage *sub, int left, int top) {
+    VipsImage *out = NULL;
+    if (vips_insert(base, sub, &out, left, top, NULL))
+        return NULL;
+    return out;
+}

@@ -12,9 +12,17 @@ struct Diff: ParsableCommand {
             which fields, with a word-level diff of texts and the old and new rectangles), \
             categories, the document (settings, and tiles added, removed and changed per \
             level, as counts), icons, launch layers, other files, and metadata (bag-info.txt, \
-            bundle.json, the inputs' hashes). With --pixels it also decodes the icons, \
-            launch layers and category icons whose bytes changed and says how: their size \
-            in pixels, or the share of pixels changed (0% when only the bytes differ).
+            bundle.json, the inputs' hashes). With --pixels it also decodes what changed in \
+            bytes and says how: of the document's changed tiles, per level, those that \
+            changed visibly (an 8 x 8 px block's mean moved by more than 6 of 255; saving \
+            a JPEG again moves it less) and the regions they form, leading the summary; \
+            of icons, launch layers and category icons, their size in pixels or the share \
+            of pixels changed (0% when only the bytes differ).
+
+            --html FILE writes one self-contained page (implies --pixels): the document \
+            before and after with its visibly changed areas marked, each area at full size \
+            before and after; moved clause overlays drawn on the document; every changed \
+            picture before and after with its size and a difference image.
 
             Exit 0 identical, 1 different, 2 trouble (missing or unreadable input, unknown \
             version: the versions found are listed).
@@ -36,10 +44,10 @@ struct Diff: ParsableCommand {
     @Flag(help: "Verify both first (fixity and safety); refuse to compare a damaged one.")
     var verify = false
 
-    @Flag(help: "Decode changed icons, launch layers and category icons; say how their pixels changed.")
+    @Flag(help: "Decode what changed: which tiles changed visibly, how icons, launch layers and category icons changed.")
     var pixels = false
 
-    @Option(help: ArgumentHelp("Also write a page for the client: text diffs highlighted, changed icons and launch previews side by side.", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write a self-contained page for the client: where the document changed, every changed picture before and after.", valueName: "file"))
     var html: String?
 
     func run() throws {
@@ -58,7 +66,8 @@ struct Diff: ParsableCommand {
                     }
                 }
             }
-            report = try Differ.diff(a, b, pixels: pixels)
+            // The page shows the pictures, so it needs them decoded.
+            report = try Differ.diff(a, b, pixels: pixels || html != nil)
             if let html {
                 try HTMLReports.write(HTMLReports.diff(report, old: a, new: b), to: html)
             }

@@ -127,4 +127,17 @@ int mcvips_write_file_keeping_metadata(VipsImage *image, const char *path);
 /// The mean of one band over every pixel. Returns 0 on success.
 int mcvips_band_mean(VipsImage *image, int band, double *mean);
 
+/// Where two same-size images differ, block by block: both as 8-bit sRGB
+/// with alpha, the signed difference averaged over `block` x `block` px
+/// blocks, and of each block the largest absolute mean of any band. The
+/// averaging is what tells a retouch from re-encoding: JPEG's error is
+/// mostly detail within its 8 x 8 blocks, and cancels in their mean.
+/// *values (columns x rows floats, 0...255, row by row) is freed with g_free.
+/// Returns 0 on success, -1 when the sizes differ or libvips fails.
+int mcvips_block_difference(VipsImage *a, VipsImage *b, int block, float **values, int *columns, int *rows);
+
+/// `sub` placed over `base` with its top-left corner at left, top; what
+/// falls outside `base` is cut off.
+VipsImage *mcvips_insert(VipsImage *base, VipsImage *sub, int left, int top);
+
 #endif

@@ -31,30 +31,55 @@ struct BagSnapshot {
     /// The named files (paths inside the bag) of an archive or bag folder;
     /// everything else is skipped unread.
     static func files(_ wanted: Set<String>, of path: String) throws -> [String: Data] {
+        let stream = try BagEntryStream(wanted, of: path)
+        var files: [String: Data] = [:]
+        while let (name, data) = try stream.next() { files[name] = data }
+        return files
+    }
+}
+
+/// The named files of an archive or bag folder one at a time, in the order
+/// the archive holds them, so that a reader of thousands of tiles keeps
+/// only those it still needs.
+final class BagEntryStream {
+    private let path: String
+    private var wanted: Set<String>
+    private var reader: ArchiveReader?
+    /// A folder's files, read in path order.
+    private var folderFiles: [String] = []
+
+    init(_ wanted: Set<String>, of path: String) throws {
+        self.path = path
+        self.wanted = wanted
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FileError(path: path, message: "no such file or folder")
         }
-        var files: [String: Data] = [:]
         if isDirectory.boolValue {
-            for name in wanted {
-                if let data = FileManager.default.contents(atPath: (path as NSString).appendingPathComponent(name)) { files[name] = data }
-            }
-            return files
+            folderFiles = wanted.sorted().reversed()
+            return
         }
-        let reader: ArchiveReader
         do { reader = try ArchiveReader(path: path) } catch {
             throw FileError(path: path, message: "not a zip or tar archive mcpack can read")
         }
-        var seen = 0
+    }
+
+    /// The next wanted file, or nil when every one was found or the
+    /// archive ends; a file over 64 MiB is skipped, never held.
+    func next() throws -> (path: String, data: Data)? {
+        guard let reader else {
+            while let name = folderFiles.popLast() {
+                if let data = FileManager.default.contents(atPath: (path as NSString).appendingPathComponent(name)) { return (name, data) }
+            }
+            return nil
+        }
         // mcpack writes tag files first and the payload in byte order, so the
-        // files a diff needs come in the first few dozen entries: stop there
-        // rather than walk 17,000 tiles.
-        while seen < wanted.count, let entry = try reader.next() {
+        // files a diff needs are found without walking 17,000 tiles, and the
+        // walk stops at the last.
+        while !wanted.isEmpty, let entry = try reader.next() {
             guard let name = entry.path, entry.isRegular else { continue }
             let relative = name.split(separator: "/").dropFirst().joined(separator: "/")
-            guard wanted.contains(relative) else { continue }
-            seen += 1
+            guard wanted.remove(relative) != nil else { continue }
             guard (entry.size ?? 0) <= 64 << 20 else { continue }
             var data = Data(capacity: Int(entry.size ?? 0))
             do {
@@ -62,9 +87,9 @@ struct BagSnapshot {
             } catch let damage as ArchiveReader.EntryDamaged {
                 throw FileError(path: path, message: "\(relative) is damaged (\(damage)); run `mcpack verify \(path)` for the whole story")
             }
-            files[relative] = data
+            return (relative, data)
         }
-        return files
+        return nil
     }
 }
 

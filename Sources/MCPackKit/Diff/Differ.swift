@@ -18,6 +18,11 @@ public struct Change: Sendable, Encodable, Equatable {
     public var pixels: PixelChange?
     /// A changed text word by word, for reports to render (`detail` has it as text).
     public var words: [WordSegment]?
+    /// The document's tiles of one level: how many changed, and with
+    /// `--pixels` how many of those changed visibly.
+    public var tiles: TileChange?
+    /// A clause's overlays before and after, as rectangles.
+    public var rectangles: RectangleChange?
 
     init(_ component: String, _ kind: String, clause: String? = nil, category: Int? = nil, field: String? = nil,
          path: String? = nil, old: String? = nil, new: String? = nil, detail: String? = nil) {
@@ -39,8 +44,21 @@ public struct DiffReport: Sendable, Encodable {
     public var identical: Bool { changes.isEmpty }
     public var summary: String
     public var changes: [Change]
+    /// The document's visibly changed areas (`--pixels`), nil when not decoded.
+    public var regions: [ChangedRegion]?
+    /// The decoded comparison, for the HTML page.
+    var tiles: TileComparison?
 
-    enum CodingKeys: String, CodingKey { case old, new, identical, summary, changes }
+    init(old: String, new: String, summary: String, changes: [Change], regions: [ChangedRegion]? = nil, tiles: TileComparison? = nil) {
+        self.old = old
+        self.new = new
+        self.summary = summary
+        self.changes = changes
+        self.regions = regions
+        self.tiles = tiles
+    }
+
+    enum CodingKeys: String, CodingKey { case old, new, identical, summary, changes, regions }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -49,6 +67,7 @@ public struct DiffReport: Sendable, Encodable {
         try container.encode(identical, forKey: .identical)
         try container.encode(summary, forKey: .summary)
         try container.encode(changes, forKey: .changes)
+        try container.encodeIfPresent(regions, forKey: .regions)
     }
 }
 
@@ -57,7 +76,9 @@ public struct DiffReport: Sendable, Encodable {
 public enum Differ {
     /// `pixels` decodes the pictures whose bytes changed (icons, launch
     /// layers, category icons) to say how: their sizes, or the share of
-    /// pixels that changed. It reads past the tiles, so it is not the default.
+    /// pixels that changed; and the document's changed tiles, to tell those
+    /// that changed visibly from those only encoded again. It reads past the
+    /// tiles, so it is not the default.
     public static func diff(_ a: String, _ b: String, pixels: Bool = false) throws -> DiffReport {
         let old = try BagSnapshot.load(a, label: a)
         let new = try BagSnapshot.load(b, label: b)
@@ -66,8 +87,14 @@ public enum Differ {
         for input in Inputs.all { changes += input.runDiff(old, new, delta) }
         changes += files(delta)
         changes += metadata(old, new)
-        if pixels { describePictures(&changes, old: a, new: b) }
-        return DiffReport(old: a, new: b, summary: summary(changes), changes: changes)
+        var tiles: TileComparison?
+        if pixels {
+            describePictures(&changes, old: a, new: b)
+            tiles = try TileComparison.compare(old, new, oldPath: a, newPath: b, delta: delta)
+            tiles?.annotate(&changes)
+        }
+        return DiffReport(old: a, new: b, summary: summary(changes, regions: tiles?.regions.count), changes: changes,
+                          regions: tiles?.regions, tiles: tiles)
     }
 
     // MARK: icons, launch, other files
@@ -120,8 +147,9 @@ public enum Differ {
 
     // MARK: summary
 
-    /// One line in the manner of `git diff --shortstat`.
-    static func summary(_ changes: [Change]) -> String {
+    /// One line in the manner of `git diff --shortstat`; `regions`, when the
+    /// tiles were decoded, leads the document's part with what changed visibly.
+    static func summary(_ changes: [Change], regions: Int? = nil) -> String {
         guard !changes.isEmpty else { return "identical" }
         var parts: [String] = []
         for component in Inputs.all.map({ $0.component }) + ["files", "metadata"] {
@@ -135,19 +163,44 @@ public enum Differ {
                 let text = ["changed", "added", "removed"].compactMap { kind in counts[kind].map { "\($0.count) \(kind)" } }
                 parts.append("\(component): " + text.joined(separator: ", "))
             case "document":
-                let tiles = mine.filter { $0.field == "tiles" }
-                let count = tiles.compactMap(\.detail).flatMap { $0.split(separator: ",") }
-                    .compactMap { Int($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") }.reduce(0, +)
+                let tiles = mine.compactMap(\.tiles)
                 let master = mine.contains { $0.field == "master" }
                 let settings = mine.count - tiles.count - (master ? 1 : 0)
-                parts.append("document: " + [master ? "master changed" : nil,
-                                              settings > 0 ? "\(settings) setting\(settings == 1 ? "" : "s")" : nil,
-                                              count > 0 ? "\(count) tile\(count == 1 ? "" : "s") in \(tiles.count) level\(tiles.count == 1 ? "" : "s")" : nil]
+                parts.append("document: " + ([master ? "master changed" : nil,
+                                               settings > 0 ? plural(settings, "setting") : nil] + tileSummary(tiles, regions: regions))
                     .compactMap { $0 }.joined(separator: ", "))
             default:
                 parts.append("\(component): \(mine.count) \(component == "metadata" ? "field" : "file")\(mine.count == 1 ? "" : "s")")
             }
         }
         return parts.joined(separator: "; ")
+    }
+
+    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+    /// "1 region changed visibly (9 tiles at full size); 183 more re-encoded"
+    /// when the tiles were decoded, else counts.
+    static func tileSummary(_ tiles: [TileChange], regions: Int?) -> [String?] {
+        let changed = tiles.reduce(0) { $0 + $1.changed }
+        let addedOrRemoved = tiles.reduce(0) { $0 + $1.added + $1.removed }
+        let moved = addedOrRemoved > 0 ? "\(plural(addedOrRemoved, "tile")) added or removed" : nil
+        guard let regions, tiles.contains(where: { $0.visible != nil }) else {
+            let count = changed + addedOrRemoved
+            return [count > 0 ? "\(plural(count, "tile")) in \(plural(tiles.count, "level"))" : nil]
+        }
+        let visible = tiles.reduce(0) { $0 + ($1.visible ?? 0) }
+        let deepest = tiles.max { $0.level < $1.level }
+        let full = deepest?.visible ?? 0
+        let reencoded = changed - visible
+        var seen: String?
+        if regions > 0 {
+            seen = "\(regions) region\(regions == 1 ? "" : "s") changed visibly (\(plural(full, "tile")) at full size)"
+        } else if visible > 0 {
+            seen = "\(plural(visible, "tile")) changed visibly"
+        } else if changed > 0 {
+            seen = "no visible change"
+        }
+        let rest = reencoded > 0 ? (visible > 0 ? "\(reencoded) more re-encoded" : "\(plural(reencoded, "tile")) re-encoded") : nil
+        return [[seen, rest].compactMap { $0 }.joined(separator: "; "), moved].map { $0?.isEmpty == true ? nil : $0 }
     }
 }

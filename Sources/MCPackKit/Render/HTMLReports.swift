@@ -14,7 +14,13 @@ public enum HTMLReports {
         guard let template = set.templates.first(where: { $0.path == name }) else {
             throw FileError(path: "Templates/html/\(name).mustache", message: "template not found")
         }
-        return Data(template.template.render(Flattened(style: style, content: content)).utf8)
+        // Every template of the folder is a partial the others may use
+        // (`{{> pair}}`, the before-and-after both pages show alike).
+        var library = MustacheLibrary()
+        for other in set.templates {
+            library.register(other.template, named: other.path.hasSuffix(".html") ? String(other.path.dropLast(5)) : other.path)
+        }
+        return Data(template.template.render(Flattened(style: style, content: content), library: library).utf8)
     }
 
     /// A page's values and the style, one context: a mustache name is
@@ -40,9 +46,7 @@ public enum HTMLReports {
             var asset: String
             var copy: String
             var detail: String
-            var assetImage: String
-            var copyImage: String
-            var differenceImage: String?
+            var pair: PairView
         }
 
         struct Item {
@@ -67,9 +71,8 @@ public enum HTMLReports {
                   Drift.imageExtensions.contains((asset as NSString).pathExtension.lowercased()),
                   let a = try? Image(contentsOf: project.url(asset).path),
                   let b = try? Image(contentsOf: project.url(copy).path) else { continue }
-            let difference = a.width == b.width && a.height == b.height ? preview(try? a.differenceImage(to: b)) : nil
             pairs.append(DriftPage.Pair(status: item.status.rawValue, asset: asset, copy: copy, detail: item.detail ?? "",
-                                        assetImage: preview(a) ?? "", copyImage: preview(b) ?? "", differenceImage: difference))
+                                        pair: PairView(label: copy, old: a, new: b, oldCaption: "asset", newCaption: "copy")))
         }
         let drifted = report.items.filter(\.isDrift).count
         return try render("drift.html", DriftPage(
@@ -79,6 +82,39 @@ public enum HTMLReports {
             items: report.items.map { DriftPage.Item(status: $0.status.rawValue, copy: $0.copy ?? "", asset: $0.asset ?? "", detail: $0.detail ?? "") }))
     }
 
+    /// One picture before and after (or an asset and its copy), with their
+    /// sizes and, when the sizes match, where they differ: the one way both
+    /// pages show a pair (Templates/html/pair.html.mustache).
+    struct PairView {
+        /// What the pair shows; with the captions, the pictures' accessible names.
+        var label: String
+        var oldCaption: String
+        var oldImage: String?
+        var oldSize: String?
+        var newCaption: String
+        var newImage: String?
+        var newSize: String?
+        var differenceImage: String?
+
+        init(label: String, old: Image?, new: Image?, oldCaption: String = "before", newCaption: String = "after", photo: Int? = nil) {
+            func shown(_ image: Image?) -> String? {
+                guard let image else { return nil }
+                if let photo { return (try? image.previewJPEG(side: photo)).map { "data:image/jpeg;base64," + $0.base64EncodedString() } }
+                return preview(image)
+            }
+            self.label = label
+            self.oldCaption = oldCaption
+            self.newCaption = newCaption
+            oldImage = shown(old)
+            newImage = shown(new)
+            oldSize = old.map { "\($0.width) x \($0.height)" }
+            newSize = new.map { "\($0.width) x \($0.height)" }
+            if let old, let new, old.width == new.width, old.height == new.height {
+                differenceImage = shown(try? old.differenceImage(to: new))
+            }
+        }
+    }
+
     struct DiffPage {
         struct ClauseRow {
             var clause: String
@@ -86,12 +122,6 @@ public enum HTMLReports {
             var kind: String
             /// The change, escaped, with <del> and <ins> around what changed.
             var html: String
-        }
-
-        struct Picture {
-            var path: String
-            var oldImage: String?
-            var newImage: String?
         }
 
         struct OtherRow {
@@ -106,32 +136,37 @@ public enum HTMLReports {
         var old: String
         var new: String
         var summary: String
+        /// None or one: a mustache section over an optional does not open it.
+        var document: [DocumentView]
         var hasClauses: Bool
         var clauses: [ClauseRow]
+        var overlays: [OverlayView]
         var hasImages: Bool
-        var images: [Picture]
+        var images: [PairView]
         var hasOthers: Bool
         var others: [OtherRow]
     }
 
-    /// Clause text diffs highlighted; changed icons and launch previews
-    /// before and after.
+    /// Clause text diffs highlighted, the document's visible changes mapped,
+    /// moved overlays drawn, changed pictures before and after.
     public static func diff(_ report: DiffReport, old: String, new: String) throws -> Data {
         let paths = Set(report.changes.compactMap(\.path).filter(isShownPicture))
         return try diff(report, oldFiles: BagSnapshot.files(paths, of: old), newFiles: BagSnapshot.files(paths, of: new))
     }
 
-    /// Pictures the page shows before and after.
+    /// Pictures the page shows before and after: icons, launch layers and
+    /// previews, category icons. (The launch screens are crops of the
+    /// background layer, shown already.)
     static func isShownPicture(_ path: String) -> Bool {
-        (path.hasPrefix("data/icons/") || path.hasPrefix("data/launch/preview/") || path.hasPrefix("data/categories/")) && path.hasSuffix(".png")
+        (path.hasPrefix("data/icons/") || path.hasPrefix("data/launch/Launch.xcassets/") || path.hasPrefix("data/launch/preview/")
+            || path.hasPrefix("data/categories/")) && path.hasSuffix(".png")
     }
 
     /// The page, with the changed pictures' bytes from each version.
     static func diff(_ report: DiffReport, oldFiles before: [String: Data], newFiles after: [String: Data]) throws -> Data {
         let imagePaths = report.changes.compactMap(\.path).filter(isShownPicture)
         let images = imagePaths.map { path in
-            DiffPage.Picture(path: path, oldImage: before[path].flatMap { preview(try? Image(data: $0)) },
-                             newImage: after[path].flatMap { preview(try? Image(data: $0)) })
+            PairView(label: path, old: before[path].flatMap { try? Image(data: $0) }, new: after[path].flatMap { try? Image(data: $0) })
         }
         let clauses = report.changes.filter { $0.component == "clauses" }.map { change in
             let html: String
@@ -149,14 +184,26 @@ public enum HTMLReports {
             }
             return DiffPage.ClauseRow(clause: change.clause ?? "", field: change.field ?? "", kind: change.kind, html: html)
         }
-        let others = report.changes.filter { $0.component != "clauses" && !imagePaths.contains($0.path ?? "") }.map { change in
+        let shownTiles = report.tiles != nil
+        let others = report.changes.filter { change in
+            change.component != "clauses" && !imagePaths.contains(change.path ?? "") && !(shownTiles && change.tiles != nil)
+        }.map { change in
             let subject = [change.category.map { "category \($0)" }, change.field, change.path].compactMap { $0 }.joined(separator: " ")
             return DiffPage.OtherRow(component: change.component, kind: change.kind, subject: subject.isEmpty ? change.kind : subject,
                                      old: change.old ?? "", new: change.new ?? "", detail: change.detail ?? "")
         }
+        var document: [DocumentView] = []
+        var overlays: [OverlayView] = []
+        let moved = report.changes.contains { $0.rectangles != nil }
+        if var tiles = report.tiles, !tiles.levels.isEmpty || moved {
+            let view = try DocumentView(tiles: &tiles)
+            // A moved overlay alone is drawn on the document, not mapped.
+            document = tiles.levels.isEmpty ? [] : [view]
+            overlays = OverlayView.views(report.changes, tiles: tiles, image: view.newImage)
+        }
         return try render("diff.html", DiffPage(
-            old: report.old, new: report.new, summary: report.summary,
-            hasClauses: !clauses.isEmpty, clauses: clauses,
+            old: report.old, new: report.new, summary: report.summary, document: document,
+            hasClauses: !clauses.isEmpty, clauses: clauses, overlays: overlays,
             hasImages: !images.isEmpty, images: images,
             hasOthers: !others.isEmpty, others: others))
     }

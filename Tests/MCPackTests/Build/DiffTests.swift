@@ -132,7 +132,7 @@ import Testing
         let page = try project.read("changes.html")
         #expect(page.contains("Also still <del>law.</del> <ins>&lt;b&gt;law&lt;/b&gt;.</ins>"))
         #expect(page.contains("<code>data/icons/AppIcon.appiconset/AppIcon-76@2x.png</code>"))
-        #expect(page.contains("<figcaption>before</figcaption>") && page.contains("<figcaption>after</figcaption>"))
+        #expect(page.contains("<figcaption>before, 152 x 152 px</figcaption>") && page.contains("<figcaption>after, 152 x 152 px</figcaption>"))
     }
 
     @Test func identicalBuildsSayIdentical() throws {

@@ -144,6 +144,10 @@ import Testing
         let page = try project.read("report/drift.html")
         #expect(page.contains("<code>App/Images/3.png</code>"))
         #expect(page.contains("difference, brightened"))
+        // The same piece as the diff page's before and after: asset and copy, with their sizes.
+        #expect(page.contains(#"<div class="pair" role="group" aria-label="App/Images/3.png">"#))
+        #expect(page.contains(#"alt="asset: App/Images/3.png""#) && page.contains(#"alt="copy: App/Images/3.png""#))
+        #expect(page.contains("<figcaption>asset, 32 x 32 px</figcaption>"))
         #expect(page.contains("<span class=\"status-same-picture\">same-picture</span> <code>App/Images/2.png</code>"))
         #expect(page.components(separatedBy: "data:image/png;base64,").count - 1 >= 3 + 2)
         var after = try Self.snapshot(project)

@@ -30,7 +30,9 @@ extension ClausesInput {
                 ("overlays", { $0.overlays.map { "[" + $0.pixels.map(String.init).joined(separator: ", ") + "]" }.joined(separator: " ") }),
             ]
             for (field, describe) in fields where describe(was) != describe(clause) {
-                changes.append(Change(component, "changed", clause: clause.id, field: field, old: describe(was), new: describe(clause)))
+                var change = Change(component, "changed", clause: clause.id, field: field, old: describe(was), new: describe(clause))
+                if field == "overlays" { change.rectangles = RectangleChange(old: was.overlays.map(\.pixels), new: clause.overlays.map(\.pixels)) }
+                changes.append(change)
             }
         }
         return changes

@@ -25,26 +25,59 @@ extension DocumentInput {
         field("tile_size") { "\($0.settings.tileSize)" }
         if a != nil && b != nil { changes += PictureImport.change(component, field: "colour", a?.picture, b?.picture) }
 
-        var levels: [String: (added: Int, removed: Int, changed: Int)] = [:]
-        func isTile(_ path: String) -> Bool {
-            path.hasPrefix("data/document/") && !path.hasSuffix(".dzi") && !path.hasSuffix("info.json")
-        }
-        func level(_ path: String) -> String {
+        var levels: [Int: TileChange] = [:]
+        for (path, pair) in delta.paths where path.hasPrefix("data/document/") && !path.hasSuffix(".dzi") && !path.hasSuffix("info.json") {
+            // A IIIF layout's tiles sit in folders of region and size: they
+            // are counted by their parent folder's number.
             let parts = path.split(separator: "/")
-            return parts.count >= 4 ? String(parts[parts.count - 2]) : "?"
-        }
-        for (path, pair) in delta.paths where isTile(path) {
+            let level = TileName(path)?.level ?? (parts.count >= 4 ? Int(parts[parts.count - 2]) : nil) ?? -1
+            var counts = levels[level] ?? TileChange(level: level)
             switch (pair.old, pair.new) {
-            case (_?, nil): levels[level(path), default: (0, 0, 0)].removed += 1
-            case (nil, _?): levels[level(path), default: (0, 0, 0)].added += 1
-            default: levels[level(path), default: (0, 0, 0)].changed += 1
+            case (_?, nil): counts.removed += 1
+            case (nil, _?): counts.added += 1
+            default: counts.changed += 1
             }
+            levels[level] = counts
         }
-        for (level, counts) in levels.sorted(by: { $0.key.compare($1.key, options: .numeric) == .orderedAscending }) {
-            let parts = [(counts.added, "added"), (counts.removed, "removed"), (counts.changed, "changed")].filter { $0.0 > 0 }
-            changes.append(Change(component, "changed", field: "tiles", path: "level \(level)",
-                                  detail: parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")))
+        for level in levels.keys.sorted() {
+            var change = Change(component, "changed", field: "tiles", path: "level \(level)", detail: levels[level]!.summary)
+            change.tiles = levels[level]
+            changes.append(change)
         }
         return changes
+    }
+}
+
+/// A tile of a Deep Zoom pyramid by its path in a bag:
+/// `data/document/<name>_files/<level>/<column>_<row>.<suffix>`.
+struct TileName: Hashable, Comparable, Sendable {
+    var level: Int
+    var column: Int
+    var row: Int
+
+    init(level: Int, column: Int, row: Int) {
+        self.level = level
+        self.column = column
+        self.row = row
+    }
+
+    init?(_ path: String) {
+        guard path.hasPrefix("data/document/") else { return nil }
+        let parts = path.split(separator: "/")
+        guard parts.count >= 5, parts[parts.count - 3].hasSuffix("_files"), let level = Int(parts[parts.count - 2]) else { return nil }
+        let place = parts[parts.count - 1].split(separator: ".").first?.split(separator: "_") ?? []
+        guard place.count == 2, let column = Int(place[0]), let row = Int(place[1]) else { return nil }
+        self.init(level: level, column: column, row: row)
+    }
+
+    /// Its path in a bag whose pyramid is `name` with tiles of `suffix`.
+    func path(name: String, suffix: String) -> String {
+        "data/document/\(name)_files/\(level)/\(column)_\(row).\(suffix)"
+    }
+
+    var shortName: String { "\(column)_\(row)" }
+
+    static func < (a: TileName, b: TileName) -> Bool {
+        (a.level, a.row, a.column) < (b.level, b.row, b.column)
     }
 }
