@@ -201,8 +201,10 @@ public enum HTMLReports {
             document = tiles.levels.isEmpty ? [] : [view]
             overlays = OverlayView.views(report.changes, tiles: tiles, image: view.newImage)
         }
+        // Archives by file name: the page reads the same wherever the two
+        // were kept, and says nothing of the folders of the machine it was made on.
         return try render("diff.html", DiffPage(
-            old: report.old, new: report.new, summary: report.summary, document: document,
+            old: (report.old as NSString).lastPathComponent, new: (report.new as NSString).lastPathComponent, summary: report.summary, document: document,
             hasClauses: !clauses.isEmpty, clauses: clauses, overlays: overlays,
             hasImages: !images.isEmpty, images: images,
             hasOthers: !others.isEmpty, others: others))
