@@ -103,6 +103,10 @@ int mcvips_write_file(VipsImage *image, const char *path) {
     return vips_image_write_to_file(image, path, "strip", TRUE, NULL);
 }
 
+int mcvips_save_buffer(VipsImage *image, const char *suffix, void **buf, size_t *len) {
+    return vips_image_write_to_buffer(image, suffix, buf, len, NULL);
+}
+
 typedef struct {
     mcvips_progress_fn fn;
     void *context;

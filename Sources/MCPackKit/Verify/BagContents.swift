@@ -12,6 +12,10 @@ struct BagFile {
     var size: Int64
     var digests: [DigestAlgorithm: String]
     var data: Data?
+    /// The first bytes of a tile or full image of the document, when `data`
+    /// is not kept: enough for its header, so verify knows every tile's
+    /// pixel size without holding thousands of tiles in memory.
+    var head: Data?
     /// The archive itself says this entry's bytes are wrong (a zip CRC, a
     /// broken deflate stream); reported once as that, so the rules that
     /// would read it leave it alone.
@@ -37,6 +41,14 @@ struct BagContents {
         let lower = path.lowercased()
         return size <= 16 << 20 && (lower.hasSuffix(".json") || lower.hasSuffix(".dzi") || lower.hasPrefix("data/icons/")
             || lower.hasPrefix("data/categories/") || DocumentInput.isSampleTile(lower))
+    }
+
+    /// How many leading bytes of a document picture are kept: a JPEG's
+    /// frame header, a PNG's IHDR and a WebP's size all come well before.
+    static let headBytes = 1024
+
+    static func keepsHead(_ path: String, size: Int64) -> Bool {
+        path.hasPrefix("data/document/") && !keepsData(path, size: size)
     }
 
     /// Problems with a path as stored: absolute, `..`, `~user`, drive letters,
@@ -219,6 +231,7 @@ enum ArchiveCollector {
             let hashers = try wanted.map { ($0, try Digest($0)) }
             let keep = BagContents.keepsData(relative, size: entry.size ?? 0)
             var data = keep ? Data() : nil
+            var head = BagContents.keepsHead(relative, size: entry.size ?? 0) ? Data() : nil
             var size: Int64 = 0
             var stop: Problem?
             do {
@@ -228,6 +241,7 @@ enum ArchiveCollector {
                     if data != nil {
                         if size <= 64 << 20 { data!.append(contentsOf: chunk) } else { data = nil }
                     }
+                    if head != nil, head!.count < BagContents.headBytes { head!.append(contentsOf: chunk.prefix(BagContents.headBytes - head!.count)) }
                     let total = contents.bytes + size
                     if size > limits.maxEntryBytes {
                         stop = Problem(name, "limits", "unpacks to more than \(limits.maxEntryBytes) bytes (see --max-entry-bytes)")
@@ -268,7 +282,7 @@ enum ArchiveCollector {
             contents.bytes += size
             var digests: [DigestAlgorithm: String] = [:]
             for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
-            contents.files[relative] = BagFile(path: relative, size: size, digests: digests, data: data)
+            contents.files[relative] = BagFile(path: relative, size: size, digests: digests, data: data, head: head)
         }
         if isZip && contents.complete, let directory = ZipDirectory.entries(of: path) {
             contents.problems += directoryMismatches(streamed: streamedNames, directory: directory.map(\.name))
@@ -378,16 +392,18 @@ enum FolderCollector {
             let expected = Int64((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0)
             var size: Int64 = 0
             var data: Data? = BagContents.keepsData(path, size: expected) ? Data() : nil
+            var head: Data? = BagContents.keepsHead(path, size: expected) ? Data() : nil
             let read = try? FileChunks.read(url.path) { chunk in
                 for (_, hasher) in hashers { hasher.update(chunk) }
                 size += Int64(chunk.count)
                 if data != nil { data!.append(contentsOf: chunk) }
+                if head != nil, head!.count < BagContents.headBytes { head!.append(contentsOf: chunk.prefix(BagContents.headBytes - head!.count)) }
                 if size > 64 << 20 { data = nil }
             }
             guard read != nil else { return }
             var digests: [DigestAlgorithm: String] = [:]
             for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
-            results[index] = BagFile(path: path, size: size, digests: digests, data: data)
+            results[index] = BagFile(path: path, size: size, digests: digests, data: data, head: head)
         }
         for (index, file) in results.values.enumerated() {
             if let file {
