@@ -39,6 +39,11 @@ protocol BundleInput: SendableMetatype {
     /// problem is reported through `table`.
     static func settings(_ table: TableReader, paths: ProjectPaths) -> Settings?
 
+    /// Its `Needs` from the facts the checks before it published; by
+    /// default the first fact of that type. An input needing facts of two
+    /// inputs gathers them into one.
+    static func needs(from facts: [any InputFact]) -> Needs?
+
     /// Reads and checks the input; `needs` is nil when the input that
     /// provides it could not be read.
     static func check(_ settings: Settings, needs: Needs?, in env: CheckEnvironment) -> Checked<Plan>
@@ -59,6 +64,10 @@ extension BundleInput {
     static var required: Bool { true }
     static var diffFiles: [String] { [] }
 
+    static func needs(from facts: [any InputFact]) -> Needs? {
+        facts.lazy.compactMap { $0 as? Needs }.first
+    }
+
     /// Whether this input makes the file at `path`, a path inside the bag
     /// (`data/icons/...`).
     static func owns(_ path: String) -> Bool {
@@ -72,7 +81,7 @@ extension BundleInput {
 /// after those whose facts it needs. Adding an input means adding it here.
 enum Inputs {
     static let all: [any BundleInput.Type] = [
-        DocumentInput.self, ClausesInput.self, CategoriesInput.self, IconsInput.self, LaunchInput.self,
+        DocumentInput.self, ClausesInput.self, CategoriesInput.self, IconsInput.self, LaunchInput.self, ManifestInput.self,
     ]
 }
 
@@ -91,6 +100,23 @@ struct MasterSize: InputFact, Codable, Equatable {
     var note = ""
 
     enum CodingKeys: String, CodingKey { case width, height }
+}
+
+/// The document as a IIIF image service (layout = "iiif3"): what a IIIF
+/// Presentation manifest needs to paint it on a canvas.
+struct IIIFService: InputFact, Equatable {
+    /// `[document] iiif_base_url`, without a trailing slash.
+    var base: String
+    /// The pyramid's folder under document/, the image's identifier.
+    var name: String
+    var width: Int
+    var height: Int
+    /// The tiles' format: jpeg, png or webp.
+    var format: String
+    var tileSize: Int
+
+    /// The image service's id, as info.json gives it.
+    var id: String { base + "/" + name }
 }
 
 /// The clause file as read, also when it has mistakes, so that the category

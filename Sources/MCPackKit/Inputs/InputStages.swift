@@ -18,7 +18,7 @@ extension BundleInput {
     static func runCheck(_ settings: InputSettings, facts: [any InputFact], in env: CheckEnvironment)
         -> (plan: CheckedInput?, facts: [any InputFact]) {
         guard let mine = settings[Self.self] else { return (nil, []) }
-        let needs = facts.lazy.compactMap { $0 as? Needs }.first
+        let needs = needs(from: facts)
         let checked = check(mine, needs: needs, in: env)
         return (checked.plan.map { CheckedInput(input: Self.self, plan: $0) }, checked.facts)
     }

@@ -215,3 +215,87 @@ import Testing
         #expect(PictureHeader.size(of: Data("not a picture".utf8)) == nil)
     }
 }
+
+/// With layout = "iiif3", a IIIF Presentation 3 manifest of the document
+/// whose annotations are the clause overlays.
+@Suite struct IIIFManifestTests {
+    static let base = "https://example.org/iiif/charter"
+    static let path = "data/document/manifest.json"
+
+    /// TestProject's overlays: clause 39 has two rectangles, clause 40 one.
+    static let overlays = [("39", [10, 20, 300, 24]), ("39", [10, 44, 120, 24]), ("40", [130, 44, 400, 24])]
+
+    @Test func theManifestLoadsInPrezi3WithEveryIdUnderTheBase() throws {
+        let project = try IIIFServiceTests.iiifProject(base: Self.base + "/")
+        defer { project.destroy() }
+        let build = try MCPackBinary.run(["build"], in: project.root)
+        try #require(build.status == 0, "\(build.stderr)")
+        let files = try archiveContents(project.url("dist/\(VerifyTests.name).zip"))
+        let written = try #require(files["\(VerifyTests.name)/\(Self.path)"])
+        try project.write("manifest.json", written)
+
+        let loaded = try TestPython.run([TestPython.script("prezi3_load.py"), "manifest.json"], in: project.root)
+        try #require(loaded.status == 0, "iiif-prezi3: \(loaded.stderr)")
+        // What prezi3 built from it, read back: nothing it dropped can pass.
+        let manifest = try JSONDecoder().decode(PresentationManifest.self, from: Data(loaded.stdout.utf8))
+        #expect(manifest.id == Self.base + "/manifest.json")
+        #expect(manifest.allIDs.count > 5 && manifest.allIDs.allSatisfy { $0.hasPrefix(Self.base + "/") }, "\(manifest.allIDs)")
+        let canvas = try #require(manifest.items.first)
+        #expect(manifest.items.count == 1 && canvas.width == 600 && canvas.height == 400)
+        let painting = try #require(canvas.items.first?.items.first)
+        #expect(painting.motivation == "painting" && painting.target == canvas.id)
+        #expect(painting.body.service?.first?.id == Self.base + "/master")
+        #expect(painting.body.id == Self.base + "/master/full/max/0/default.jpg")
+
+        let annotations = manifest.clauseAnnotations
+        #expect(annotations.map(\.target) == Self.overlays.map { "\(canvas.id)#xywh=" + $0.1.map(String.init).joined(separator: ",") })
+        #expect(annotations.map { $0.label?["en"]?.first } == ["No free man shall be seized", "No free man shall be seized",
+                                                               "To no one will we sell right or justice"])
+        #expect(annotations.allSatisfy { $0.body.type == "TextualBody" && $0.motivation == "commenting" })
+        #expect(annotations.last?.body.value == "To no one will we sell, to no one deny or delay right or justice.")
+    }
+
+    @Test func verifyFindsAManifestThatDisagrees() throws {
+        let (_, files) = try IIIFVerifyTests.built()
+        let bag = { (files: [String: Data]) in ManifestInput.verify(DocumentStagesTests.bag(files).record(of: ManifestInput.self),
+                                                                    in: DocumentStagesTests.bag(files)) }
+        #expect(bag(files).isEmpty, "\(bag(files))")
+        let manifest = try JSONDecoder().decode(PresentationManifest.self, from: try #require(files[Self.path]))
+
+        var missing = files
+        missing[Self.path] = nil
+        #expect(bag(missing).map(\.rule) == ["manifest-present"])
+
+        var moved = manifest
+        moved.items[0].annotations![0].items[2].target = moved.items[0].id + "#xywh=131,44,400,24"
+        let problems = bag(files.merging([Self.path: JSON.encode(moved)]) { $1 })
+        #expect(problems.map(\.rule) == ["manifest-clauses", "manifest-clauses"], "\(problems)")
+        #expect(problems.first?.message == "clause \"40\": no annotation targets \(manifest.items[0].id)#xywh=130,44,400,24 with its title and text")
+
+        var relative = manifest
+        relative.items[0].annotations![0].items[0].id = "clauses/39/1"
+        #expect(bag(files.merging([Self.path: JSON.encode(relative)]) { $1 }).map(\.rule) == ["manifest-ids"])
+
+        // clauses.json edited after the build: the manifest no longer says what it says.
+        var clauses = try JSONDecoder().decode(ClausesDocument.self, from: try #require(files["data/clauses.json"]))
+        clauses.clauses[1].translation = "Changed."
+        let stale = bag(files.merging(["data/clauses.json": JSON.encode(clauses)]) { $1 })
+        #expect(stale.map(\.rule) == ["manifest-clauses", "manifest-clauses"], "\(stale)")
+    }
+
+    @Test func onlyAIIIFDocumentHasAManifest() {
+        let clauses = ClauseList(file: ClauseFile(categories: [], clauses: []), path: "assets/clauses.toml")
+        #expect(ManifestInput.needs(from: [MasterSize(width: 600, height: 400), clauses]) == nil)
+        let service = IIIFService(base: Self.base, name: "master", width: 600, height: 400, format: "jpeg", tileSize: 254)
+        #expect(ManifestInput.needs(from: [service, clauses])?.service == service)
+    }
+
+    @Test func diffNamesTheManifestsChanges() {
+        let a = ManifestInput.Record(id: Self.base + "/manifest.json", annotations: 3)
+        let b = ManifestInput.Record(id: "https://example.org/other/manifest.json", annotations: 4)
+        let empty = ManifestDelta(old: Manifest(Data()), new: Manifest(Data()))
+        let changes = ManifestInput.diff(DiffSide(record: a, files: [:]), DiffSide(record: b, files: [:]), empty)
+        #expect(changes.map(\.field) == ["id", "annotations"])
+        #expect(ManifestInput.diff(DiffSide(record: nil, files: [:]), DiffSide(record: b, files: [:]), empty).map(\.kind) == ["added"])
+    }
+}

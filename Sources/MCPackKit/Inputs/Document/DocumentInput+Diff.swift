@@ -27,7 +27,7 @@ extension DocumentInput {
 
         var levels: [String: (added: Int, removed: Int, changed: Int)] = [:]
         func isTile(_ path: String) -> Bool {
-            path.hasPrefix("data/document/") && !path.hasSuffix(".dzi") && !path.hasSuffix("info.json")
+            path.hasPrefix("data/document/") && !path.hasSuffix(".dzi") && !path.hasSuffix("info.json") && !ManifestInput.owns(path)
         }
         func level(_ path: String) -> String {
             let parts = path.split(separator: "/")

@@ -119,7 +119,12 @@ enum DocumentInput: BundleInput {
             return .failed
         }
         let size = MasterSize(width: picture.width, height: picture.height, note: picture.sizeNote)
-        return Checked(plan: Plan(settings: settings, format: format, size: size, picture: picture), facts: [size])
+        var facts: [any InputFact] = [size]
+        if let base = settings.iiifBaseURL {
+            facts.append(IIIFService(base: base, name: pyramidName(settings.image), width: size.width, height: size.height,
+                                     format: settings.tileFormat, tileSize: settings.tileSize))
+        }
+        return Checked(plan: Plan(settings: settings, format: format, size: size, picture: picture), facts: facts)
     }
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
