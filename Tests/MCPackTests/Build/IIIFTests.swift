@@ -299,3 +299,23 @@ import Testing
         #expect(ManifestInput.diff(DiffSide(record: nil, files: [:]), DiffSide(record: b, files: [:]), empty).map(\.kind) == ["added"])
     }
 }
+
+/// diff counts a IIIF pyramid's changed tiles per scale factor.
+@Suite struct IIIFDiffTests {
+    @Test func tilesAreCountedPerScaleFactor() {
+        let folder = "data/document/master/"
+        let old = DocumentStagesTests.manifest([(folder + "0,0,254,254/254,254/0/default.jpg", "01"),
+                                                (folder + "0,0,600,400/150,100/0/default.jpg", "02"),
+                                                (folder + "full/max/0/default.jpg", "03")])
+        let new = DocumentStagesTests.manifest([(folder + "0,0,254,254/254,254/0/default.jpg", "0f"),
+                                                (folder + "0,0,600,400/150,100/0/default.jpg", "0e"),
+                                                (folder + "508,0,92,400/23,100/0/default.jpg", "04"),
+                                                (folder + "full/max/0/default.jpg", "0d"),
+                                                ("data/document/manifest.json", "05")])
+        let record = DocumentStagesTests.record()
+        let changes = DocumentInput.diff(DiffSide(record: record, files: [:]), DiffSide(record: record, files: [:]),
+                                         ManifestDelta(old: Manifest(old), new: Manifest(new)))
+        #expect(changes.map { [$0.path ?? "", $0.detail ?? ""] } == [["full", "1 changed"], ["scale 1", "1 changed"],
+                                                                     ["scale 4", "1 added, 1 changed"]])
+    }
+}

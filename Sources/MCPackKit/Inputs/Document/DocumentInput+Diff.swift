@@ -29,9 +29,20 @@ extension DocumentInput {
         func isTile(_ path: String) -> Bool {
             path.hasPrefix("data/document/") && !path.hasSuffix(".dzi") && !path.hasSuffix("info.json") && !ManifestInput.owns(path)
         }
+        // Deep Zoom: `<name>_files/<level>/<col>_<row>.<ext>`, by level.
+        // IIIF: `<name>/<region>/<size>/0/default.<ext>`, by scale factor
+        // (region width over size width), the full images apart.
         func level(_ path: String) -> String {
             let parts = path.split(separator: "/")
-            return parts.count >= 4 ? String(parts[parts.count - 2]) : "?"
+            if parts.count == 7, parts[3] == "full" { return "full" }
+            let region = parts.count == 7 ? parts[3].split(separator: ",").compactMap { Int($0) } : []
+            let size = parts.count == 7 ? parts[4].split(separator: ",").compactMap { Int($0) } : []
+            if region.count == 4, size.count == 2,
+               let scale = (0..<31).lazy.map({ 1 << $0 }).first(where: {
+                   IIIFLayout.scaled(region[2], $0) == size[0] && IIIFLayout.scaled(region[3], $0) == size[1] }) {
+                return "scale \(scale)"
+            }
+            return parts.count >= 4 ? "level " + String(parts[parts.count - 2]) : "?"
         }
         for (path, pair) in delta.paths where isTile(path) {
             switch (pair.old, pair.new) {
@@ -42,7 +53,7 @@ extension DocumentInput {
         }
         for (level, counts) in levels.sorted(by: { $0.key.compare($1.key, options: .numeric) == .orderedAscending }) {
             let parts = [(counts.added, "added"), (counts.removed, "removed"), (counts.changed, "changed")].filter { $0.0 > 0 }
-            changes.append(Change(component, "changed", field: "tiles", path: "level \(level)",
+            changes.append(Change(component, "changed", field: "tiles", path: level,
                                   detail: parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")))
         }
         return changes
