@@ -40,6 +40,17 @@ extension Image {
         return Image(pointer: out, parents: [self, overlay])
     }
 
+    /// `images` laid out `across` to a row, left to right and top to
+    /// bottom, as one picture: a pyramid level put back together from its
+    /// tiles. Each row's images share a height, each column's a width.
+    public static func joined(_ images: [Image], across: Int) throws -> Image {
+        var pointers: [UnsafeMutablePointer<VipsImage>?] = images.map { $0.pointer }
+        guard let out = mcvips_arrayjoin(&pointers, Int32(pointers.count), Int32(across)) else {
+            throw ImagingError("cannot join \(images.count) tiles")
+        }
+        return Image(pointer: out, parents: images)
+    }
+
     /// 8-bit sRGB (alpha kept if present).
     public func srgb() throws -> Image {
         guard let out = mcvips_srgb(pointer) else { throw ImagingError("cannot convert to sRGB") }

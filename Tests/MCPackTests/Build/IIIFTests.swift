@@ -97,6 +97,24 @@ import Testing
         #expect(tall.maxWidth == 1365 && tall.maxHeight == 4096)
     }
 
+    /// Over 4096 px, full/max is put together from a level's tiles: every
+    /// tile in its place, edge tiles included, no padding left in.
+    @Test func aMasterOver4096PxHasItsFullImageFromTheTiles() throws {
+        let project = try Self.iiifProject()
+        defer { project.destroy() }
+        try project.write("assets/document/master.png", try Image.solid(width: 9000, height: 600, ink: [200, 120, 40]).pngData())
+        let build = try MCPackBinary.run(["build"], in: project.root)
+        try #require(build.status == 0, "\(build.stderr)")
+        let files = try archiveContents(project.url("dist/\(VerifyTests.name).zip"))
+        let top = "\(VerifyTests.name)/data/document/master/"
+        let info = try JSONDecoder().decode(IIIFImageInfo.self, from: try #require(files[top + "info.json"]))
+        #expect(info.maxWidth == 4096 && info.maxHeight == 273)
+        let full = try Image(data: try #require(files[top + "full/max/0/default.jpg"]))
+        #expect(full.width == 4096 && full.height == 273)
+        for (mean, ink) in zip(try full.bandMeans(), [200.0, 120, 40]) { #expect(abs(mean - ink) < 2, "\(mean) for \(ink)") }
+        #expect(try VerifyTests.verify(project.url("dist/\(VerifyTests.name).zip"), in: project).status == 0)
+    }
+
     @Test func theBaseURLIsRequiredForIIIF() throws {
         let project = try TestProject.make()
         defer { project.destroy() }

@@ -204,7 +204,32 @@ enum DocumentInput: BundleInput {
             try FileManager.default.copyItem(at: folder.appendingPathComponent(layout.wholeTilePath(whole)), to: try file(layout.fullPath(whole)))
         }
         let max = info.maxSize
-        var full = try master()
+        var full: Image
+        if max.width == size.width && max.height == size.height {
+            // At most 4096 px a side: reading the master again costs little.
+            full = try master()
+        } else {
+            // A larger master is not read a second time (seconds and tens of
+            // MB for 34,000 px): the level just larger than max is put back
+            // together from the tiles just written, then scaled down.
+            let scale = layout.scaleFactors.filter {
+                IIIFLayout.scaled(size.width, $0) >= max.width && IIIFLayout.scaled(size.height, $0) >= max.height
+            }.max() ?? 1
+            let span = (x: layout.tileWidth * scale, y: layout.tileHeight * scale)
+            let columns = (size.width + span.x - 1) / span.x
+            var tiles: [Image] = []
+            for y in stride(from: 0, to: size.height, by: span.y) {
+                for x in stride(from: 0, to: size.width, by: span.x) {
+                    let (w, h) = (min(span.x, size.width - x), min(span.y, size.height - y))
+                    let path = "\(x),\(y),\(w),\(h)/\(IIIFLayout.scaled(w, scale)),\(IIIFLayout.scaled(h, scale))/0/default.\(layout.ext)"
+                    // From memory: a level may have a thousand tiles, more
+                    // files than a process may hold open.
+                    tiles.append(try Image(data: Data(contentsOf: folder.appendingPathComponent(path))))
+                }
+            }
+            full = try Image.joined(tiles, across: columns)
+                .cropped(left: 0, top: 0, width: IIIFLayout.scaled(size.width, scale), height: IIIFLayout.scaled(size.height, scale))
+        }
         if full.width != max.width || full.height != max.height { full = try full.resized(width: max.width, height: max.height) }
         try settings.encode(full).write(to: try file(layout.fullMaxPath))
     }
