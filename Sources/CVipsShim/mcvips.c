@@ -103,6 +103,17 @@ int mcvips_write_file(VipsImage *image, const char *path) {
     return vips_image_write_to_file(image, path, "strip", TRUE, NULL);
 }
 
+VipsImage *mcvips_arrayjoin(VipsImage **in, int n, int across) {
+    VipsImage *out = NULL;
+    if (vips_arrayjoin(in, &out, n, "across", across, NULL))
+        return NULL;
+    return out;
+}
+
+int mcvips_save_buffer(VipsImage *image, const char *suffix, void **buf, size_t *len) {
+    return vips_image_write_to_buffer(image, suffix, buf, len, NULL);
+}
+
 typedef struct {
     mcvips_progress_fn fn;
     void *context;

@@ -40,6 +40,17 @@ extension Image {
         return Image(pointer: out, parents: [self, overlay])
     }
 
+    /// `images` laid out `across` to a row, left to right and top to
+    /// bottom, as one picture: a pyramid level put back together from its
+    /// tiles. Each row's images share a height, each column's a width.
+    public static func joined(_ images: [Image], across: Int) throws -> Image {
+        var pointers: [UnsafeMutablePointer<VipsImage>?] = images.map { $0.pointer }
+        guard let out = mcvips_arrayjoin(&pointers, Int32(pointers.count), Int32(across)) else {
+            throw ImagingError("cannot join \(images.count) tiles")
+        }
+        return Image(pointer: out, parents: images)
+    }
+
     /// 8-bit sRGB (alpha kept if present).
     public func srgb() throws -> Image {
         guard let out = mcvips_srgb(pointer) else { throw ImagingError("cannot convert to sRGB") }
@@ -75,6 +86,18 @@ public struct PyramidSettings: Sendable, Equatable {
         default: return (layout == .iiif3 ? ".jpg" : ".jpeg") + "[Q=\(quality),strip]"
         }
     }
+
+    /// One picture encoded as the tiles are (format, quality, no metadata):
+    /// the IIIF full images a static service adds beside its tiles.
+    public func encode(_ image: Image) throws -> Data {
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard mcvips_save_buffer(image.pointer, saveSuffix, &buffer, &length) == 0, let buffer else {
+            throw ImagingError("cannot encode the image as \(format)")
+        }
+        defer { g_free(buffer) }
+        return Data(bytes: buffer, count: length)
+    }
 }
 
 /// Writing a deep-zoom pyramid of a master image of any size.
@@ -85,9 +108,10 @@ public enum TilePyramid {
     }
 
     /// Tiles `image` into `folder/name...`. Open it sequentially where it
-    /// can be, so memory grows with its width, not its area. `progress`
+    /// can be, so memory grows with its width, not its area. `id` is the
+    /// IIIF image's absolute URI (unused for Deep Zoom). `progress`
     /// receives percent done and seconds left.
-    public static func write(_ image: Image, to folder: URL, name: String, settings: PyramidSettings,
+    public static func write(_ image: Image, to folder: URL, name: String, settings: PyramidSettings, id: String? = nil,
                              progress: ((Int, Int) -> Void)? = nil) throws {
         let base = folder.appendingPathComponent(name).path
         let box = progress.map(ProgressBox.init)
@@ -97,7 +121,7 @@ public enum TilePyramid {
         let context = box.map { Unmanaged.passUnretained($0).toOpaque() }
         let result = withExtendedLifetime(box) {
             mcvips_dzsave(image.pointer, base, Int32(settings.tileSize), Int32(settings.overlap), settings.saveSuffix,
-                          settings.layout == .iiif3 ? 1 : 0, name, callback, context)
+                          settings.layout == .iiif3 ? 1 : 0, id ?? name, callback, context)
         }
         guard result == 0 else { throw ImagingError("cannot tile the image") }
     }

@@ -44,6 +44,14 @@ int mcvips_jpegsave_buffer(VipsImage *image, void **buf, size_t *len, int qualit
 /// Writes a file in the format its suffix names, without metadata.
 int mcvips_write_file(VipsImage *image, const char *path);
 
+/// The `n` images laid out in rows of `across`, left to right, top to
+/// bottom, as one image (the tiles of a pyramid level put back together).
+VipsImage *mcvips_arrayjoin(VipsImage **in, int n, int across);
+
+/// Encodes in the format `suffix` names, with the options it carries
+/// (".jpg[Q=85,strip]", the tiles' own suffix); *buf freed with g_free.
+int mcvips_save_buffer(VipsImage *image, const char *suffix, void **buf, size_t *len);
+
 /// Reports progress of a long computation: percent done and seconds left.
 typedef void (*mcvips_progress_fn)(void *context, int percent, int eta);
 

@@ -76,7 +76,8 @@ extension BundleInput {
 /// after those whose facts it needs. Adding an input means adding it here.
 enum Inputs {
     static let all: [any BundleInput.Type] = [
-        DocumentInput.self, ClausesInput.self, CategoriesInput.self, IconsInput.self, LaunchInput.self, PreviewInput.self,
+        DocumentInput.self, ClausesInput.self, CategoriesInput.self, IconsInput.self, LaunchInput.self, ManifestInput.self,
+        PreviewInput.self,
     ]
 }
 
@@ -129,6 +130,23 @@ struct AppIconSet: InputFact {
 /// The launch screens made, each `<w>x<h>` with its scale.
 struct LaunchScreens: InputFact {
     var screens: [(width: Int, height: Int, scale: Int)]
+}
+
+/// The document as a IIIF image service (layout = "iiif3"): what a IIIF
+/// Presentation manifest needs to paint it on a canvas.
+struct IIIFService: InputFact, Equatable {
+    /// `[document] iiif_base_url`, without a trailing slash.
+    var base: String
+    /// The pyramid's folder under document/, the image's identifier.
+    var name: String
+    var width: Int
+    var height: Int
+    /// The tiles' format: jpeg, png or webp.
+    var format: String
+    var tileSize: Int
+
+    /// The image service's id, as info.json gives it.
+    var id: String { base + "/" + name }
 }
 
 /// The clause file as read, also when it has mistakes, so that the category

@@ -13,8 +13,8 @@ struct BagFile {
     var digests: [DigestAlgorithm: String]
     var data: Data?
     /// The first bytes of a picture whose rules need only its header (size,
-    /// bands, bit depth, profile): the launch screens, too many and too
-    /// large to hold whole.
+    /// bands, bit depth, profile) when `data` is not kept: the document's
+    /// tiles and the launch screens, too many or too large to hold whole.
     var head: Data?
     /// The archive itself says this entry's bytes are wrong (a zip CRC, a
     /// broken deflate stream); reported once as that, so the rules that
@@ -43,13 +43,17 @@ struct BagContents {
             || lower.hasPrefix("data/categories/") || lower.hasPrefix("data/preview/") || DocumentInput.isSampleTile(lower))
     }
 
-    /// Pictures whose header is enough; a PNG's (IHDR, then any iCCP)
-    /// comes before its pixel data, well within `headBytes`.
-    static func keepsHead(_ path: String) -> Bool {
-        path.hasPrefix("data/launch/") && path.lowercased().hasSuffix(".png")
+    /// How many leading bytes of a picture are kept when `data` is not, or
+    /// nil for none. A document tile's header (a JPEG's frame header, a
+    /// PNG's IHDR, a WebP's size; mcpack's tiles carry no metadata before
+    /// it) is within 1 KB, and 17,000 tiles must cost little; a launch PNG
+    /// may carry an ICC profile (iCCP) before its pixels, and there are 28.
+    static func headBytes(_ path: String, size: Int64) -> Int? {
+        if keepsData(path, size: size) { return nil }
+        if path.hasPrefix("data/launch/") && path.lowercased().hasSuffix(".png") { return 256 << 10 }
+        if path.hasPrefix("data/document/") { return 1024 }
+        return nil
     }
-
-    static let headBytes = 256 << 10
 
     /// Problems with a path as stored: absolute, `..`, `~user`, drive letters,
     /// control characters. Returns the `/`-separated components if safe.
@@ -231,7 +235,8 @@ enum ArchiveCollector {
             let hashers = try wanted.map { ($0, try Digest($0)) }
             let keep = BagContents.keepsData(relative, size: entry.size ?? 0)
             var data = keep ? Data() : nil
-            var head = BagContents.keepsHead(relative) ? Data() : nil
+            let headLimit = BagContents.headBytes(relative, size: entry.size ?? 0)
+            var head = headLimit.map { _ in Data() }
             var size: Int64 = 0
             var stop: Problem?
             do {
@@ -241,8 +246,8 @@ enum ArchiveCollector {
                     if data != nil {
                         if size <= 64 << 20 { data!.append(contentsOf: chunk) } else { data = nil }
                     }
-                    if let kept = head?.count, kept < BagContents.headBytes {
-                        head!.append(contentsOf: chunk.prefix(BagContents.headBytes - kept))
+                    if let limit = headLimit, let kept = head?.count, kept < limit {
+                        head!.append(contentsOf: chunk.prefix(limit - kept))
                     }
                     let total = contents.bytes + size
                     if size > limits.maxEntryBytes {
@@ -394,13 +399,14 @@ enum FolderCollector {
             let expected = Int64((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0)
             var size: Int64 = 0
             var data: Data? = BagContents.keepsData(path, size: expected) ? Data() : nil
-            var head: Data? = BagContents.keepsHead(path) ? Data() : nil
+            let headLimit = BagContents.headBytes(path, size: expected)
+            var head: Data? = headLimit.map { _ in Data() }
             let read = try? FileChunks.read(url.path) { chunk in
                 for (_, hasher) in hashers { hasher.update(chunk) }
                 size += Int64(chunk.count)
                 if data != nil { data!.append(contentsOf: chunk) }
-                if let kept = head?.count, kept < BagContents.headBytes {
-                    head!.append(contentsOf: chunk.prefix(BagContents.headBytes - kept))
+                if let limit = headLimit, let kept = head?.count, kept < limit {
+                    head!.append(contentsOf: chunk.prefix(limit - kept))
                 }
                 if size > 64 << 20 { data = nil }
             }

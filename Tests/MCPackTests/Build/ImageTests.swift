@@ -54,7 +54,7 @@ import Testing
     @Test func iiif3LayoutWritesInfoJson() throws {
         let project = try TestProject.make()
         defer { project.destroy() }
-        try project.edit("bundle.toml", "overlap = 1", "overlap = 0\nlayout = \"iiif3\"")
+        try project.edit("bundle.toml", "overlap = 1", "overlap = 0\nlayout = \"iiif3\"\niiif_base_url = \"https://example.org/iiif\"")
         let result = try MCPackBinary.run(["build"], in: project.root)
         #expect(result.status == 0, "\(result.stderr)")
         let files = try archiveContents(project.url("dist/test-bundle-1.0.0.zip"))

@@ -381,7 +381,7 @@ import Testing
     @Test func aMissingOrStrayTileIsNamed() throws {
         let project = try TestProject.make()
         defer { project.destroy() }
-        try project.edit("bundle.toml", "overlap = 1", "overlap = 1\nlayout = \"iiif3\"")
+        try project.edit("bundle.toml", "overlap = 1", "overlap = 1\nlayout = \"iiif3\"\niiif_base_url = \"https://example.org/iiif\"")
         #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
         let unpack = project.url("unpacked")
         try FileManager.default.createDirectory(at: unpack, withIntermediateDirectories: true)

@@ -32,7 +32,7 @@ import Testing
         var contents = BagContents()
         for (path, data) in files {
             contents.files[path] = BagFile(path: path, size: Int64(data.count), digests: [:], data: nil,
-                                           head: BagContents.keepsHead(path) ? data.prefix(BagContents.headBytes) : nil)
+                                           head: BagContents.headBytes(path, size: Int64(data.count)).map { data.prefix($0) })
         }
         return BagView(contents: contents)
     }
@@ -75,11 +75,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let path = "data/launch/screens/900x700.png"
         let large = try Imaging.Image.noise(width: 900, height: 700, bands: 3, seed: 7).pngData(compression: 0)
-        #expect(large.count > BagContents.headBytes)
+        let kept = try #require(BagContents.headBytes(path, size: Int64(large.count)))
+        #expect(large.count > kept)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("data/launch/screens"), withIntermediateDirectories: true)
         try large.write(to: root.appendingPathComponent(path))
         let contents = FolderCollector.collect(root, limits: VerifyLimits())
-        #expect(contents.files[path]?.head?.count == BagContents.headBytes)
+        #expect(contents.files[path]?.head?.count == kept)
         #expect(contents.files[path]?.data == nil)
         let record = LaunchInput.Record(background: "b", backgroundSHA256: "", text: "t", textSHA256: "", textPoints: [], screens: ["900x700"])
         let problems = LaunchInput.verify(record, in: BagView(contents: contents))

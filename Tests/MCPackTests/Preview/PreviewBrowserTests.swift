@@ -3,21 +3,14 @@ import Imaging
 @testable import MCPackKit
 import Testing
 
-/// Where the browser tests find Python with Playwright and a Chromium.
-/// `make test` (and so CI) sets MCPACK_BROWSER_TESTS=required: there a
+/// Whether the browser tests can run: the test Python (TestPython, with
+/// Playwright) and a Chromium. `make test` (and so CI) sets MCPACK_BROWSER_TESTS=required: there a
 /// missing piece fails the test. Elsewhere the test is skipped, saying
 /// what is missing and how to get it.
 enum BrowserSetup {
-    /// The repository, from this file's place in it.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let root = TestPython.repository
 
     static let environment = ProcessInfo.processInfo.environment
-
-    /// scripts/test-python.sh makes it.
-    static var python: String {
-        environment["MCPACK_TEST_PYTHON"] ?? root.appendingPathComponent(".build/test-python/bin/python").path
-    }
 
     static var required: Bool {
         environment["MCPACK_BROWSER_TESTS"] == "required" || !(environment["CI"] ?? "").isEmpty
@@ -26,10 +19,8 @@ enum BrowserSetup {
     /// What is missing, or nil when the tests can run. The browser is the
     /// one Tests/Browser/browser.py finds, so the two never disagree.
     static let missing: String? = {
-        if !FileManager.default.isExecutableFile(atPath: python) {
-            return "no Python with Playwright at \(python); run scripts/test-python.sh (make test does)"
-        }
-        guard let found = try? run("browser.py", ["--find"]) else { return "cannot run \(python)" }
+        if case .failure(let missing) = TestPython.python { return missing.description }
+        guard let found = try? run("browser.py", ["--find"]) else { return "cannot run the test Python" }
         return found.status == 0 ? nil : found.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
     }()
 
@@ -45,11 +36,7 @@ enum BrowserSetup {
 
     /// Runs a script of Tests/Browser with the test Python.
     static func run(_ script: String, _ arguments: [String]) throws -> RunResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [root.appendingPathComponent("Tests/Browser/\(script)").path] + arguments
-        process.currentDirectoryURL = root
-        return try MCPackBinary.collect(process)
+        try TestPython.run([root.appendingPathComponent("Tests/Browser/\(script)").path] + arguments, in: root)
     }
 }
 

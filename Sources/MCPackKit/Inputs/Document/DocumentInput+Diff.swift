@@ -25,24 +25,48 @@ extension DocumentInput {
         field("tile_size") { "\($0.settings.tileSize)" }
         if a != nil && b != nil { changes += PictureImport.change(component, field: "colour", a?.picture, b?.picture) }
 
-        var levels: [Int: TileChange] = [:]
-        for (path, pair) in delta.paths where path.hasPrefix("data/document/") && !path.hasSuffix(".dzi") && !path.hasSuffix("info.json") {
-            // A IIIF layout's tiles sit in folders of region and size: they
-            // are counted by their parent folder's number.
+        // Deep Zoom: `<name>_files/<level>/<col>_<row>.<ext>`, counted by
+        // level (and, with --pixels, compared by the differ). IIIF:
+        // `<name>/<region>/<size>/0/default.<ext>`, counted by scale factor
+        // (region width over size width), the full images apart.
+        func isTile(_ path: String) -> Bool {
+            path.hasPrefix("data/document/") && !path.hasSuffix(".dzi") && !path.hasSuffix("info.json") && !ManifestInput.owns(path)
+        }
+        func iiifGroup(_ path: String) -> String {
             let parts = path.split(separator: "/")
-            let level = TileName(path)?.level ?? (parts.count >= 4 ? Int(parts[parts.count - 2]) : nil) ?? -1
-            var counts = levels[level] ?? TileChange(level: level)
+            if parts.count == 7, parts[3] == "full" { return "full" }
+            let region = parts.count == 7 ? parts[3].split(separator: ",").compactMap { Int($0) } : []
+            let size = parts.count == 7 ? parts[4].split(separator: ",").compactMap { Int($0) } : []
+            if region.count == 4, size.count == 2,
+               let scale = (0..<31).lazy.map({ 1 << $0 }).first(where: {
+                   IIIFLayout.scaled(region[2], $0) == size[0] && IIIFLayout.scaled(region[3], $0) == size[1] }) {
+                return "scale \(scale)"
+            }
+            return parts.count >= 4 ? "level " + String(parts[parts.count - 2]) : "?"
+        }
+        func count(_ pair: (old: String?, new: String?), into counts: inout TileChange) {
             switch (pair.old, pair.new) {
             case (_?, nil): counts.removed += 1
             case (nil, _?): counts.added += 1
             default: counts.changed += 1
             }
-            levels[level] = counts
+        }
+        var levels: [Int: TileChange] = [:]
+        var groups: [String: TileChange] = [:]
+        for (path, pair) in delta.paths where isTile(path) {
+            if let tile = TileName(path) {
+                count((pair.old, pair.new), into: &levels[tile.level, default: TileChange(level: tile.level)])
+            } else {
+                count((pair.old, pair.new), into: &groups[iiifGroup(path), default: TileChange(level: -1)])
+            }
         }
         for level in levels.keys.sorted() {
             var change = Change(component, "changed", field: "tiles", path: "level \(level)", detail: levels[level]!.summary)
             change.tiles = levels[level]
             changes.append(change)
+        }
+        for (group, counts) in groups.sorted(by: { $0.key.compare($1.key, options: .numeric) == .orderedAscending }) {
+            changes.append(Change(component, "changed", field: "tiles", path: group, detail: counts.summary))
         }
         return changes
     }

@@ -6,7 +6,7 @@ extension DocumentInput {
     /// implies, and no other, at the master's size as bundle.json records it.
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
         let master = record.map { MasterSize(width: $0.width, height: $0.height) }
-        return deepZoom(bag, master: master) + iiif(bag, master: master, format: record?.settings.tileFormat) + colour(bag)
+        return deepZoom(bag, master: master) + iiif(bag, record: record) + colour(bag)
     }
 
     /// The top-left tile of each level (Deep Zoom `<level>/0_0`, IIIF
@@ -57,44 +57,61 @@ extension DocumentInput {
         return problems
     }
 
-    /// A IIIF Image API 3 level 0 pyramid as libvips writes it:
-    /// `<name>/<x>,<y>,<w>,<h>/<w'>,<h'>/0/default.<ext>` for each scale
-    /// factor, down to one pixel.
-    private static func iiif(_ bag: BagView, master: MasterSize?, format: String?) -> [Problem] {
+    /// A IIIF Image API 3 level 0 service as mcpack writes it (IIIFLayout):
+    /// every tile info.json implies, at the size its region and scale factor
+    /// give it; the full image at the declared max size and at each listed
+    /// size; an absolute HTTP(S) id, which viewers build every URL from.
+    private static func iiif(_ bag: BagView, record: Record?) -> [Problem] {
         var problems: [Problem] = []
         let descriptors = bag.files.keys.filter {
             $0.hasPrefix("data/document/") && $0.hasSuffix("/info.json") && $0.split(separator: "/").count == 4
         }.sorted()
+        let master = record.map { MasterSize(width: $0.width, height: $0.height) }
         for path in descriptors {
-            guard let info = bag.decode(IIIFInfo.self, path, rule: "pyramid-iiif", &problems) else { continue }
-            guard let tile = info.tiles.first, tile.width > 0, info.width > 0, info.height > 0 else {
-                problems.append(Problem(path, "pyramid-iiif", "has no tiles with a width, or no image width and height"))
+            guard let info = bag.decode(IIIFImageInfo.self, path, rule: "pyramid-iiif", &problems) else { continue }
+            let folder = String(path.dropLast("info.json".count))
+            let name = String(folder.dropLast().split(separator: "/").last ?? "")
+            let present = bag.files.keys.filter { $0.hasPrefix(folder) && $0 != path }
+            // The extension from bundle.json's settings, else from the tiles.
+            let ext = record.map { IIIFLayout.ext($0.settings.tileFormat) }
+                ?? present.lazy.map { ($0 as NSString).pathExtension }.first ?? "jpg"
+            guard let layout = IIIFLayout(info, ext: ext) else {
+                problems.append(Problem(path, "pyramid-iiif", "has no tiles with a width and scale factors, or no image width and height"))
                 continue
             }
             if let master, master != MasterSize(width: info.width, height: info.height) {
                 problems.append(Problem(path, "pyramid-iiif", "describes \(info.width) x \(info.height) but bundle.json's master is \(master.width) x \(master.height)"))
             }
-            let folder = String(path.dropLast("info.json".count))
-            let present = bag.files.keys.filter { $0.hasPrefix(folder) && $0 != path }
-            // The extension from bundle.json's settings, else from the tiles.
-            let ext = format.map { $0 == "jpeg" ? "jpg" : $0 }
-                ?? present.lazy.map { ($0 as NSString).pathExtension }.first ?? "jpg"
-            let tileWidth = tile.width
-            let tileHeight = tile.height ?? tile.width
-            let levels = DeepZoomGeometry(width: info.width, height: info.height, tileSize: tileWidth, overlap: 0).maxLevel
-            var expected = Set<String>()
-            for level in 0...levels {
-                let scale = 1 << level
-                let (spanX, spanY) = (tileWidth * scale, tileHeight * scale)
-                for x in stride(from: 0, to: info.width, by: spanX) {
-                    for y in stride(from: 0, to: info.height, by: spanY) {
-                        let (w, h) = (min(spanX, info.width - x), min(spanY, info.height - y))
-                        expected.insert("\(folder)\(x),\(y),\(w),\(h)/\((w + scale - 1) / scale),\((h + scale - 1) / scale)/0/default.\(ext)")
-                    }
+            if !IIIFBaseURL.isAbsolute(info.id) {
+                problems.append(Problem(path, "iiif-id", "id \"\(info.id)\" is not an absolute http:// or https:// URI; viewers build every tile's URL from it (set [document] iiif_base_url)"))
+            } else if let base = record?.settings.iiifBaseURL, info.id != base + "/" + name {
+                problems.append(Problem(path, "iiif-id", "id \"\(info.id)\" is not \"\(base)/\(name)\", the base URL bundle.json records and this folder's name"))
+            } else if !info.id.hasSuffix("/" + name) {
+                problems.append(Problem(path, "iiif-id", "id \"\(info.id)\" does not end in this folder's name (\(name)), so the tiles viewers ask for are not where it points"))
+            }
+            var sizes: [String: (width: Int, height: Int)] = [:]
+            for tile in layout.tiles { sizes[folder + tile.path] = (tile.width, tile.height) }
+            let max = info.maxSize
+            let full = folder + layout.fullMaxPath
+            if bag.files[full] == nil, bag.stoppedAt == nil {
+                problems.append(Problem(full, "iiif-full", "the full image (\(max.width) x \(max.height)) that level 0 requires is missing"))
+            }
+            sizes[full] = (max.width, max.height)
+            for size in info.sizes ?? [] { sizes[folder + layout.fullPath(size)] = (size.width, size.height) }
+            let expected = Set(sizes.keys)
+            problems += compare(expected: expected.subtracting([full]), in: folder, of: bag, descriptor: path,
+                                size: "\(info.width) x \(info.height)", kind: "info.json", leaving: [path, full])
+            for file in present.sorted() {
+                guard let want = sizes[file], let bytes = bag.files[file].flatMap({ $0.data ?? $0.head }) else { continue }
+                guard let got = PictureHeader.size(of: bytes) else {
+                    problems.append(Problem(file, "pyramid-tile-size", "not a \(ext) picture whose size can be read"))
+                    continue
+                }
+                if got != want {
+                    let rule = file == full ? "iiif-full" : "pyramid-tile-size"
+                    problems.append(Problem(file, rule, "is \(got.width) x \(got.height) px; its \(file == full ? "declared max size" : "region and scale") make it \(want.width) x \(want.height)"))
                 }
             }
-            problems += compare(expected: expected, in: folder, of: bag, descriptor: path, size: "\(info.width) x \(info.height)",
-                                kind: "info.json", leaving: [path])
         }
         return problems
     }
@@ -116,18 +133,4 @@ extension DocumentInput {
         }
         return problems
     }
-}
-
-/// What verify reads of a IIIF Image API 3 info.json.
-struct IIIFInfo: Decodable {
-    struct Tiles: Decodable {
-        var width: Int
-        var height: Int?
-        var scaleFactors: [Int]
-    }
-
-    var id: String
-    var width: Int
-    var height: Int
-    var tiles: [Tiles]
 }

@@ -21,6 +21,9 @@ enum DocumentInput: BundleInput {
         var layout: String
         /// `#RRGGBB` to flatten a master with alpha onto; nil refuses alpha.
         var background: String?
+        /// Where document/ will be served, without a trailing slash; set
+        /// whenever the layout is iiif3.
+        var iiifBaseURL: String?
     }
 
     struct Plan: InputPlan {
@@ -38,9 +41,11 @@ enum DocumentInput: BundleInput {
             var tileFormat: String
             var quality: Int
             var layout: String
+            /// The IIIF service's base; absent for Deep Zoom.
+            var iiifBaseURL: String?
 
             enum CodingKeys: String, CodingKey {
-                case tileSize = "tile_size", overlap, tileFormat = "tile_format", quality, layout
+                case tileSize = "tile_size", overlap, tileFormat = "tile_format", quality, layout, iiifBaseURL = "iiif_base_url"
             }
         }
 
@@ -67,16 +72,26 @@ enum DocumentInput: BundleInput {
         let quality = t.int("quality", in: 1...100, required: false) ?? 85
         let layout = t.choice("layout", of: ["dz", "iiif3"], required: false) ?? "dz"
         let background = t.string("background", required: false) ?? "#FFFFFF"
+        var baseURL = t.string("iiif_base_url", required: false)
+        if let url = baseURL, let problem = IIIFBaseURL.problem(url) {
+            t.error("iiif_base_url", problem)
+            baseURL = nil
+        } else if layout == "iiif3", baseURL == nil, !t.has("iiif_base_url") {
+            t.error("iiif_base_url", "missing; layout = \"iiif3\" needs the http:// or https:// address the bundle's document/ folder will be served under (e.g. iiif_base_url = \"https://example.org/iiif/magna-carta\"): info.json's id is that address plus the image's name, and IIIF viewers build every tile's URL from it")
+        }
         if background != "none", background.range(of: "^#[0-9A-Fa-f]{6}$", options: .regularExpression) == nil {
             t.error("background", "\"\(background)\" is not a colour; expected #RRGGBB (e.g. \"#FFFFFF\", the default) or \"none\" to refuse a master with alpha")
         }
         if overlap * 2 >= tileSize {
             t.error("overlap", "an overlap of \(overlap) px leaves no tile content with tile_size \(tileSize); use an overlap under half the tile size")
         }
-        t.rejectUnknownKeys(known: ["image", "tile_size", "overlap", "tile_format", "quality", "layout", "background"])
-        guard let image else { return nil }
-        return Settings(image: image, tileSize: tileSize, overlap: overlap, tileFormat: tileFormat, quality: quality, layout: layout,
-                        background: background == "none" ? nil : background)
+        t.rejectUnknownKeys(known: ["image", "tile_size", "overlap", "tile_format", "quality", "layout", "background", "iiif_base_url"])
+        guard let image, layout != "iiif3" || baseURL != nil else { return nil }
+        // IIIF has no overlap, and libvips 8.14's iiif3 layout given one
+        // writes edge tiles of the wrong size.
+        return Settings(image: image, tileSize: tileSize, overlap: layout == "iiif3" ? 0 : overlap, tileFormat: tileFormat, quality: quality, layout: layout,
+                        background: background == "none" ? nil : background,
+                        iiifBaseURL: layout == "iiif3" ? baseURL.map(IIIFBaseURL.normalised) : nil)
     }
 
     static func check(_ settings: Settings, needs: NoNeeds?, in env: CheckEnvironment) -> Checked<Plan> {
@@ -104,12 +119,16 @@ enum DocumentInput: BundleInput {
             return .failed
         }
         let size = MasterSize(width: picture.width, height: picture.height, note: picture.sizeNote)
-        return Checked(plan: Plan(settings: settings, format: format, size: size, picture: picture),
-                       facts: [size, layout(settings, size: size)])
+        var facts: [any InputFact] = [size, layout(settings, size: size)]
+        if let base = settings.iiifBaseURL {
+            facts.append(IIIFService(base: base, name: pyramidName(settings.image), width: size.width, height: size.height,
+                                     format: settings.tileFormat, tileSize: settings.tileSize))
+        }
+        return Checked(plan: Plan(settings: settings, format: format, size: size, picture: picture), facts: facts)
     }
 
-    /// Where the pyramid's tiles will be and how they are cut. libvips
-    /// writes IIIF tiles without overlap, and names JPEG ones `.jpg`.
+    /// Where the pyramid's tiles will be and how they are cut. IIIF tiles
+    /// have no overlap, and libvips names JPEG ones `.jpg`.
     static func layout(_ settings: Settings, size: MasterSize) -> PyramidLayout {
         let iiif = settings.layout == "iiif3"
         let ext = iiif && settings.tileFormat == "jpeg" ? "jpg" : settings.tileFormat
@@ -127,9 +146,11 @@ enum DocumentInput: BundleInput {
         let geometry = DeepZoomGeometry(width: plan.size.width, height: plan.size.height, tileSize: settings.tileSize, overlap: settings.overlap)
         var colour = PictureImport.Record(colourSpace: "", profile: nil, bits: 8, orientation: 1, conversions: [], assumedProfile: false)
         let key = WorkCache.key([source.sha256, name, "\(pyramid.tileSize)", "\(pyramid.overlap)", pyramid.format,
-                                 "\(pyramid.quality)", pyramid.layout.rawValue, "colour-1", settings.background ?? "-"])
+                                 "\(pyramid.quality)", pyramid.layout.rawValue, "colour-1", settings.background ?? "-",
+                                 settings.iiifBaseURL.map { "iiif-2 " + $0 } ?? "-"])
         let entry: WorkCache.Entry
-        do {
+        /// The master as it ships: 8-bit sRGB, turned upright, flattened.
+        func picture() throws -> (Image, PictureImport.Record) {
             // Turning or flipping needs rows out of order: then libvips reads
             // the master whole, through a temporary file on disk if it is large.
             let master = try Image(contentsOf: env.project.url(settings.image).path, sequential: plan.picture.facts.orientation == 1)
@@ -139,28 +160,87 @@ enum DocumentInput: BundleInput {
                 image = try image.flattened(red: r, green: g, blue: b)
                 record.conversions.append("alpha flattened onto \(background)")
             }
+            return (image, record)
+        }
+        do {
+            let (image, record) = try picture()
             colour = record
             let started = Date()
             let total = geometry.totalTiles
             // libvips stamps vips-properties.xml with the date of tiling: it must not ship.
             entry = try env.cache("tiles").entry(key, damage: { env.report(.note($0)) },
                                                  leaveOut: { $0.hasSuffix("vips-properties.xml") }) { folder in
-                try TilePyramid.write(image, to: folder, name: name, settings: pyramid) { percent, eta in
+                try TilePyramid.write(image, to: folder, name: name, settings: pyramid, id: settings.iiifBaseURL) { percent, eta in
                     env.report(.tiling(percent: percent, secondsLeft: eta, tiles: total, elapsed: Date().timeIntervalSince(started)))
+                }
+                if let base = settings.iiifBaseURL {
+                    // The tiling read a sequential master to its end: the
+                    // full image needs a second read of it.
+                    try writeIIIFService(folder.appendingPathComponent(name), id: base + "/" + name, size: plan.size,
+                                         settings: pyramid) { try picture().0 }
                 }
             }
         } catch {
             throw env.failure(settings.image, "cannot make the tile pyramid: \(error)")
         }
-        let tiles = entry.files.count { !$0.path.hasSuffix(".dzi") && !$0.path.hasSuffix("info.json") }
+        let tiles = entry.files.count { !$0.path.hasSuffix(".dzi") && !$0.path.hasSuffix("info.json") && !$0.path.contains("/full/") }
         let record = Record(
             image: settings.image, sha256: source.sha256, format: plan.format,
             width: plan.size.width, height: plan.size.height, name: name,
             levels: geometry.maxLevel + 1, tiles: tiles,
             settings: .init(tileSize: settings.tileSize, overlap: settings.overlap, tileFormat: settings.tileFormat,
-                            quality: settings.quality, layout: settings.layout),
+                            quality: settings.quality, layout: settings.layout, iiifBaseURL: settings.iiifBaseURL),
             picture: colour)
         return Made(payload: entry.payload(under: "document/"), record: record, cached: entry.reused)
+    }
+
+    /// Completes what dzsave wrote in `folder` into a IIIF level 0 service
+    /// a validator passes: info.json with the absolute id, the full image
+    /// at its largest offered size and at each listed size.
+    static func writeIIIFService(_ folder: URL, id: String, size: MasterSize, settings: PyramidSettings,
+                                 master: () throws -> Image) throws {
+        let layout = IIIFLayout(width: size.width, height: size.height, tileSize: settings.tileSize, ext: IIIFLayout.ext(settings.format))
+        let info = layout.info(id: id)
+        try JSON.encode(info).write(to: folder.appendingPathComponent("info.json"))
+        func file(_ path: String) throws -> URL {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            return url
+        }
+        // The listed sizes are the levels dzsave wrote as one tile: the
+        // same bytes under the name a level 0 client asks for.
+        for whole in layout.wholeSizes {
+            try FileManager.default.copyItem(at: folder.appendingPathComponent(layout.wholeTilePath(whole)), to: try file(layout.fullPath(whole)))
+        }
+        let max = info.maxSize
+        var full: Image
+        if max.width == size.width && max.height == size.height {
+            // At most 4096 px a side: reading the master again costs little.
+            full = try master()
+        } else {
+            // A larger master is not read a second time (seconds and tens of
+            // MB for 34,000 px): the level just larger than max is put back
+            // together from the tiles just written, then scaled down.
+            let scale = layout.scaleFactors.filter {
+                IIIFLayout.scaled(size.width, $0) >= max.width && IIIFLayout.scaled(size.height, $0) >= max.height
+            }.max() ?? 1
+            let span = (x: layout.tileWidth * scale, y: layout.tileHeight * scale)
+            let columns = (size.width + span.x - 1) / span.x
+            var tiles: [Image] = []
+            for y in stride(from: 0, to: size.height, by: span.y) {
+                for x in stride(from: 0, to: size.width, by: span.x) {
+                    let (w, h) = (min(span.x, size.width - x), min(span.y, size.height - y))
+                    let path = "\(x),\(y),\(w),\(h)/\(IIIFLayout.scaled(w, scale)),\(IIIFLayout.scaled(h, scale))/0/default.\(layout.ext)"
+                    // From memory: a level may have a thousand tiles, more
+                    // files than a process may hold open.
+                    tiles.append(try Image(data: Data(contentsOf: folder.appendingPathComponent(path))))
+                }
+            }
+            full = try Image.joined(tiles, across: columns)
+                .cropped(left: 0, top: 0, width: IIIFLayout.scaled(size.width, scale), height: IIIFLayout.scaled(size.height, scale))
+        }
+        if full.width != max.width || full.height != max.height { full = try full.resized(width: max.width, height: max.height) }
+        try settings.encode(full).write(to: try file(layout.fullMaxPath))
     }
 
     /// The pyramid's name: the master's file name without its extension,
