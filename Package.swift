@@ -112,6 +112,10 @@ let package = Package(
         // kill it there.
         .executableTarget(name: "mcpack-build-stop", dependencies: ["MCPackKit"], path: "Tests/BuildStop"),
 
+        // Bench-only: a build with one speed trick turned off, so that
+        // `make bench` can say what each is worth (scripts/bench-tricks.sh).
+        .executableTarget(name: "mcpack-tuning", dependencies: ["MCPackKit"], path: "Tests/Tuning"),
+
         // Test-only: parses stdin with TOMLKit alone (no pre-flight scan), so
         // TOMLCrashProbeTests can see whether toml++ still aborts on the
         // shapes TOMLPreflight guards against. Built with the tests (a

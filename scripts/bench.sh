@@ -19,6 +19,9 @@
 #                   diffoscope, if installed) for two versions differing by
 #                   one clause and a retouched tenth of the master's width;
 #                   mcpack diff --html on the same pair, and its peak RSS
+#   speed tricks    each of mcpack's speed tricks turned off in turn: cold
+#                   build, peak RSS and one-clause rebuild against every
+#                   trick on (scripts/bench-tricks.sh, a section of its own)
 #
 # It reports, it does not gate: a missed target still exits 0.
 #
@@ -29,6 +32,7 @@
 #   BENCH_RUNS                 runs of each cold build (default 3); the other
 #                              commands get hyperfine's default (>= 10 runs, >= 3 s)
 #   MCPACK                     the mcpack binary (default .build/release/mcpack)
+#   BENCH_TRICKS=0             leave the speed tricks out (they add about 10 minutes)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -344,3 +348,6 @@ if [ -z "$adobe_skip" ]; then
   say "the 16-bit Adobe RGB TIFF rows took $(( adobe_runs_seconds + adobe_peak_seconds )) s ($runs timed cold builds, $adobe_runs_seconds s; the peak-RSS build, $adobe_peak_seconds s)${adobe_made_seconds:+, and making the TIFF (once) $adobe_made_seconds s}"
 fi
 say "wrote $results; hyperfine's exports in $logs"
+if [ "${BENCH_TRICKS:-1}" != 0 ]; then
+  bash "$root/scripts/bench-tricks.sh"
+fi

@@ -14,10 +14,11 @@ struct SourceFileChanged: Error, CustomStringConvertible {
 
 extension Bag {
     /// Serializes the bag into one archive with a single top folder;
-    /// returns the archive's SHA-256 and size.
+    /// returns the archive's SHA-256 and size. `hashWhileWriting`: hash on a
+    /// second core (BuildTuning).
     @discardableResult
-    func write(to path: String, format: ArchiveFormat, mtime: Int) throws -> (sha256: String, bytes: Int) {
-        let hashing = HashingQueue()
+    func write(to path: String, format: ArchiveFormat, mtime: Int, hashWhileWriting: Bool = true) throws -> (sha256: String, bytes: Int) {
+        let hashing = HashingQueue(inline: !hashWhileWriting)
         // The archive's own SHA-256, on the hashing queue's core as its
         // bytes go out: the .sha256 costs no second read.
         let archiveHasher = Digest()

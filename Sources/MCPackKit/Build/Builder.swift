@@ -14,16 +14,20 @@ public struct BuildOptions: Sendable {
     public var events: (@Sendable (BuildEvent) -> Void)?
     /// Called at the build's most delicate moments, for tests that stop it there.
     public var hooks: BuildHooks
+    /// The speed tricks, for the benchmark that weighs them.
+    public var tuning: BuildTuning
 
     public init(configPath: String = "bundle.toml", output: String? = nil, overwrite: Bool = false,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
-                events: (@Sendable (BuildEvent) -> Void)? = nil, hooks: BuildHooks = BuildHooks()) {
+                events: (@Sendable (BuildEvent) -> Void)? = nil, hooks: BuildHooks = BuildHooks(),
+                tuning: BuildTuning = BuildTuning()) {
         self.configPath = configPath
         self.output = output
         self.overwrite = overwrite
         self.environment = environment
         self.events = events
         self.hooks = hooks
+        self.tuning = tuning
     }
 }
 
@@ -110,7 +114,7 @@ public enum Builder {
         let mtime = sourceDate(project, options: options, sink: sink)
         // Check every input first, so a mistake anywhere is reported before
         // minutes of tiling; then make each one.
-        let checked = await check(project, sink: sink)
+        let checked = await check(project, sink: sink, hashAhead: options.tuning.hashAhead)
         try sink.throwIfErrors()
         guard let mtime, let clauses = checked.fact(ClauseList.self), let master = checked.fact(MasterSize.self) else {
             throw InputError(sink.all)
@@ -118,11 +122,11 @@ public enum Builder {
         // One input at a time: making the launch layers beside the tiling
         // took a 34,000 px build past its 256 MB memory budget. An input may
         // use every core for its own work, as the tiling does.
-        let lanes = min(2, ProcessInfo.processInfo.activeProcessorCount)
+        let lanes = options.tuning.launchLanes ?? min(2, ProcessInfo.processInfo.activeProcessorCount)
         var made: [MadeInput] = []
         for plan in checked.plans {
             let env = MakeEnvironment(project: project, sources: checked.sources, sourceDate: isoDate(mtime, time: true),
-                                      lanes: lanes, events: options.events)
+                                      lanes: lanes, tuning: options.tuning, events: options.events)
             do {
                 made.append(try plan.input.runMake(plan.plan, in: env))
             } catch let diagnostic as Diagnostic {
@@ -168,7 +172,8 @@ public enum Builder {
                 outcome: .unchanged, removedTemporaryFiles: removed)
         }
         let output = OutputFile(final: finalURL)
-        let (sha256, bytes) = try bag.write(to: output.temporary.path, format: config.format, mtime: mtime)
+        let (sha256, bytes) = try bag.write(to: output.temporary.path, format: config.format, mtime: mtime,
+                                            hashWhileWriting: options.tuning.hashWhileWriting)
         try bag.check(archive: output.temporary.path)
         options.hooks.beforeCommit?()
 
@@ -214,9 +219,10 @@ public enum Builder {
 
     /// Checks every input, in the order of `Inputs.all`, without making
     /// anything; problems go to `sink`. A large input file (the master) is
-    /// hashed on another core while the inputs after it are checked; one
-    /// that cannot be read is reported with the others, before any slow work.
-    static func check(_ project: Project, sink: DiagnosticSink) async -> CheckPass {
+    /// hashed on another core while the inputs after it are checked (with
+    /// `hashAhead`; else before the next input's check); one that cannot be
+    /// read is reported with the others, before any slow work.
+    static func check(_ project: Project, sink: DiagnosticSink, hashAhead: Bool = true) async -> CheckPass {
         let env = CheckEnvironment(project: project, sink: sink)
         var pass = CheckPass()
         var large: [String] = []
@@ -233,9 +239,14 @@ public enum Builder {
                     case .large(let path) where !large.contains(path):
                         large.append(path)
                         let url = project.url(path)
-                        group.addTask {
+                        let hash: @Sendable () -> (String, SourceFile?) = {
                             let hashed = try? Digest.hexOfFile(url)
                             return (path, hashed.map { SourceFile(path: path, sha256: $0.sha256, bytes: $0.bytes) })
+                        }
+                        if hashAhead {
+                            group.addTask { hash() }
+                        } else if case (let path, let file) = hash() {
+                            if let file { pass.sources[path] = file } else { env.problem(path, "cannot read the file") }
                         }
                     case .large:
                         break

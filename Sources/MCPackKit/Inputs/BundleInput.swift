@@ -232,6 +232,7 @@ struct MakeEnvironment {
     /// The time stamped on every entry, ISO 8601 in UTC.
     let sourceDate: String
     let lanes: Int
+    let tuning: BuildTuning
     let events: (@Sendable (BuildEvent) -> Void)?
 
     func report(_ event: BuildEvent) { events?(event) }

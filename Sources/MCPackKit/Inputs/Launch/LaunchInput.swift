@@ -100,7 +100,8 @@ enum LaunchInput: BundleInput {
         let entry: WorkCache.Entry
         do {
             entry = try env.cache("launch").entry(key, damage: { env.report(.note($0)) }) { folder in
-                try make(in: folder, background: background.image, text: plan.text.image, textSize: plan.textSize, lanes: env.lanes)
+                try make(in: folder, background: background.image, text: plan.text.image, textSize: plan.textSize, lanes: env.lanes,
+                         resizeSquareOnce: env.tuning.squareResizeOnce)
             }
         } catch {
             throw env.failure(background.source.path, "cannot make the launch layers: \(error)")
@@ -160,7 +161,8 @@ enum LaunchInput: BundleInput {
         return Layer(image: image, picture: record, source: source)
     }
 
-    private static func make(in folder: URL, background: Image, text: Image, textSize: (Int) -> (width: Int, height: Int), lanes: Int) throws {
+    private static func make(in folder: URL, background: Image, text: Image, textSize: (Int) -> (width: Int, height: Int), lanes: Int,
+                             resizeSquareOnce: Bool) throws {
         let catalog = folder.appendingPathComponent("Launch.xcassets")
         let textSet = catalog.appendingPathComponent("LaunchText.imageset")
         let backgroundSet = catalog.appendingPathComponent("LaunchBackground.imageset")
@@ -197,7 +199,7 @@ enum LaunchInput: BundleInput {
         let sizes = screens
         let texts = scaledText
         let failures = LockedArray<Error?>(repeating: nil, count: sizes.count)
-        let square = srgbBackground.width == srgbBackground.height
+        let square = resizeSquareOnce && srgbBackground.width == srgbBackground.height
         // Largest first, each to the lane with the least work so far, so
         // the lanes end together (every other size left one lane 20% longer).
         var lanePlan = Array(repeating: [Int](), count: lanes)
