@@ -192,3 +192,19 @@ bench_project() {
   grep -q '^image = ' "$root/bundle.toml" || die "bundle.toml has no 'image = ' line to point at the master"
   sed "s|^image = \"[^\"]*\"|image = \"assets/document/$name\"|" "$root/bundle.toml" >"$dir/bundle.toml"
 }
+
+# --- timed runs -------------------------------------------------------------
+
+# Folders a run is done with are moved into $trash, and deleted only after
+# the timings: deleting thousands of files just before a timed build slows
+# its own file creation (ext4 skips recently freed inodes).
+aside() { local p; for p; do [ ! -e "$p" ] || mv "$p" "$(mktemp -d "$trash/XXXXXX")/"; done; }
+
+# Clause 1's translation in $project, edited anew on each call (a one-clause
+# rebuild).
+edit_clause() {
+  awk -v tag="Benchmark edit $RANDOM$RANDOM: " '
+    /^id = "1"$/ { in_clause = 1 }
+    in_clause && prev ~ /^translation = """\\$/ && !done { sub(/^  /, "  " tag); done = 1 }
+    { print; prev = $0 }' "$root/assets/clauses.toml" >"$project/assets/clauses.toml"
+}

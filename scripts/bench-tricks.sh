@@ -49,12 +49,8 @@ cores="$(getconf _NPROCESSORS_ONLN)"
 commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 git -C "$root" diff --quiet HEAD -- Sources Package.swift Tests/Tuning 2>/dev/null || commit="$commit (with uncommitted changes)"
 printf 'width=%s\nheight=%s\nrounds=%s\ncores=%s\ncommit=%s\n' "$width" "$height" "$runs" "$cores" "${commit// /_}" >"$logs/params"
-# Outputs a build is done with are moved into $trash and deleted after the
-# timings: deleting thousands of files just before a timed build slows its
-# own file creation (ext4 skips recently freed inodes), as bench.sh found.
 trash="$work/trash"
 mkdir -p "$trash"
-aside() { local p; for p; do [ ! -e "$p" ] || mv "$p" "$(mktemp -d "$trash/XXXXXX")/"; done; }
 export -f aside
 export trash
 
@@ -71,13 +67,6 @@ variants=(
 printf '%s\n' "${variants[@]}" >"$logs/variants"
 command_of() {  # VARIANT ENV OUTPUT
   echo "cd '$project' && exec ${2:+env $2 }'$tuning' $1 --output $3"
-}
-# Clause 1's translation edited anew on each call, as bench.sh does.
-edit_clause() {
-  awk -v tag="Benchmark edit $RANDOM$RANDOM: " '
-    /^id = "1"$/ { in_clause = 1 }
-    in_clause && prev ~ /^translation = """\\$/ && !done { sub(/^  /, "  " tag); done = 1 }
-    { print; prev = $0 }' "$root/assets/clauses.toml" >"$project/assets/clauses.toml"
 }
 export -f edit_clause
 export root project

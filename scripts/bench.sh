@@ -96,12 +96,9 @@ adobe_stamp="$cache/master-${width}x${height}-adobe16.done"
 adobe_made_seconds=""
 [ -n "$adobe_skip" ] || ensure_adobe
 
-# Folders a run is done with are moved into $trash, and deleted only after
-# the timings: deleting thousands of files just before a timed build slows
-# its own file creation (ext4 skips recently freed inodes).
+# Folders a run is done with are moved into $trash by aside (bench-lib.sh).
 trash="$cache/trash" run="$cache/run"
 mkdir -p "$trash"
-aside() { local p; for p; do [ ! -e "$p" ] || mv "$p" "$(mktemp -d "$trash/XXXXXX")/"; done; }
 aside "$run"
 project="$run/project" pipe="$run/pipeline" project_adobe="$run/project-adobe"
 bench_project "$project"
@@ -120,13 +117,6 @@ pipeline() {
   done
   bagit.py --quiet --sha256 --processes "$(getconf _NPROCESSORS_ONLN)" "$pipe/magna-carta"
   cd "$pipe" && zip -q -r -0 magna-carta.zip magna-carta && sha256sum magna-carta.zip >magna-carta.zip.sha256
-}
-# Clause 1's translation, edited anew on each call.
-edit_clause() {
-  awk -v tag="Benchmark edit $RANDOM$RANDOM: " '
-    /^id = "1"$/ { in_clause = 1 }
-    in_clause && prev ~ /^translation = """\\$/ && !done { sub(/^  /, "  " tag); done = 1 }
-    { print; prev = $0 }' "$root/assets/clauses.toml" >"$project/assets/clauses.toml"
 }
 export -f aside pipeline edit_clause
 export trash master project pipe root

@@ -226,6 +226,9 @@ public enum Builder {
         let env = CheckEnvironment(project: project, sink: sink)
         var pass = CheckPass()
         var large: [String] = []
+        func record(_ path: String, _ file: SourceFile?) {
+            if let file { pass.sources[path] = file } else { env.problem(path, "cannot read the file") }
+        }
         await withTaskGroup(of: (String, SourceFile?).self) { group in
             for input in Inputs.all {
                 let (plan, facts) = input.runCheck(project.config.inputs, facts: pass.facts, in: env)
@@ -245,17 +248,16 @@ public enum Builder {
                         }
                         if hashAhead {
                             group.addTask { hash() }
-                        } else if case (let path, let file) = hash() {
-                            if let file { pass.sources[path] = file } else { env.problem(path, "cannot read the file") }
+                        } else {
+                            let (path, file) = hash()
+                            record(path, file)
                         }
                     case .large:
                         break
                     }
                 }
             }
-            for await (path, file) in group {
-                if let file { pass.sources[path] = file } else { env.problem(path, "cannot read the file") }
-            }
+            for await (path, file) in group { record(path, file) }
         }
         return pass
     }
