@@ -66,8 +66,8 @@ Environment:
   MCPACK                     the mcpack binary (default .build/release/mcpack,
                              built if missing); a private copy is run
 
-Run time on the 2-core benchmark machine, full size, defaults: 5 min 26 s
-(2026-11-22; 4 cold builds of 24-28 s, and a kill in the "cold" state can
+Run time on the 2-core benchmark machine, full size, defaults: about 5 min
+(4 cold builds of 24-28 s, and a kill in the "cold" state can
 cost up to two cold builds, so allow 5-8 minutes, more on a busy machine);
 about 1 minute at 4000 x 3000 with --kills 6. Making the full-size master,
 if missing, adds about 1 minute. Disk under bench/cache/crash/ at full size:

@@ -17,20 +17,20 @@ public struct PayloadFile: Sendable {
     /// the file is not read an extra time; it is still checked while being
     /// archived.
     public var known: (sha256: String, bytes: Int)?
+    /// Deflated in a zip or stored: by default text is deflated and
+    /// pictures and archives, compressed already, are stored. An input
+    /// whose files are compressed some other way (audio, video) says so.
+    public var compress: Bool
 
-    public init(path: String, source: Source, known: (sha256: String, bytes: Int)? = nil) {
+    public init(path: String, source: Source, known: (sha256: String, bytes: Int)? = nil, compress: Bool? = nil) {
         self.path = path
         self.source = source
         self.known = known
+        let ext = (path as NSString).pathExtension.lowercased()
+        self.compress = compress ?? !["png", "jpg", "jpeg", "webp", "gif", "zip", "gz", "zst"].contains(ext)
     }
 
     public init(path: String, bytes: Data) { self.init(path: path, source: .bytes(bytes)) }
-
-    /// Deflate text; store images, which are compressed already.
-    var compress: Bool {
-        let ext = (path as NSString).pathExtension.lowercased()
-        return !["png", "jpg", "jpeg", "webp", "gif", "zip", "gz", "zst"].contains(ext)
-    }
 }
 
 /// A BagIt 1.0 bag (RFC 8493) ready to be serialized: tag files and a

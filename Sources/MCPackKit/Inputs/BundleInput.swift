@@ -56,12 +56,29 @@ protocol BundleInput: SendableMetatype {
 
     /// What changed between two versions, in the words of `Change`.
     static func diff(_ old: DiffSide<Record>, _ new: DiffSide<Record>, _ delta: ManifestDelta) -> [Change]
+
+    /// What verify holds of one of its files (`path` inside the bag) for
+    /// its rules, besides the digests every file gets: by default nothing.
+    static func verifyKeeps(_ path: String) -> VerifyKeeps
+}
+
+/// How much of a file verify keeps while it streams a bag, for the rules
+/// that read it: bags hold tens of thousands of tiles, so only what a rule
+/// reads is held. JSON files and .dzi descriptors are kept whole for every
+/// input (up to 16 MB).
+enum VerifyKeeps: Equatable {
+    case digests
+    /// The first bytes: a picture's header (size, bands, depth, profile).
+    case head(Int)
+    /// All of it, up to 16 MB.
+    case whole
 }
 
 extension BundleInput {
     static var required: Bool { true }
     static var diffFiles: [String] { [] }
     static var defaultSettings: Settings? { nil }
+    static func verifyKeeps(_ path: String) -> VerifyKeeps { .digests }
 
     /// Whether this input makes the file at `path`, a path inside the bag
     /// (`data/icons/...`).

@@ -35,24 +35,26 @@ struct BagContents {
     /// Tag files are the files outside data/.
     static func isTagFile(_ path: String) -> Bool { !path.hasPrefix("data/") }
 
-    /// Content the rules need in memory: tag files and small descriptors.
+    /// Content the rules need in memory: tag files, small descriptors
+    /// (JSON, .dzi), and what the input owning a payload file asks for.
     static func keepsData(_ path: String, size: Int64) -> Bool {
         if isTagFile(path) { return size <= 64 << 20 }
-        let lower = path.lowercased()
-        return size <= 16 << 20 && (lower.hasSuffix(".json") || lower.hasSuffix(".dzi") || lower.hasPrefix("data/icons/")
-            || lower.hasPrefix("data/categories/") || lower.hasPrefix("data/preview/") || DocumentInput.isSampleTile(lower))
+        return size <= 16 << 20 && keeps(path) == .whole
     }
 
-    /// How many leading bytes of a picture are kept when `data` is not, or
-    /// nil for none. A document tile's header (a JPEG's frame header, a
-    /// PNG's IHDR, a WebP's size; mcpack's tiles carry no metadata before
-    /// it) is within 1 KB, and 17,000 tiles must cost little; a launch PNG
-    /// may carry an ICC profile (iCCP) before its pixels, and there are 28.
+    /// How many leading bytes of a file are kept when `data` is not, or nil
+    /// for none: what the owning input asks for (a document tile's header,
+    /// a launch screen's), never the whole of thousands of tiles.
     static func headBytes(_ path: String, size: Int64) -> Int? {
         if keepsData(path, size: size) { return nil }
-        if path.hasPrefix("data/launch/") && path.lowercased().hasSuffix(".png") { return 256 << 10 }
-        if path.hasPrefix("data/document/") { return 1024 }
+        if case .head(let bytes) = keeps(path) { return bytes }
         return nil
+    }
+
+    private static func keeps(_ path: String) -> VerifyKeeps {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".json") || lower.hasSuffix(".dzi") { return .whole }
+        return Inputs.all.first { $0.owns(path) }?.verifyKeeps(path) ?? .digests
     }
 
     /// Problems with a path as stored: absolute, `..`, `~user`, drive letters,

@@ -2,6 +2,9 @@ import Foundation
 import Imaging
 
 extension CategoriesInput {
+    /// Every category icon is decoded: kept whole.
+    static func verifyKeeps(_ path: String) -> VerifyKeeps { .whole }
+
     /// categories/1.png ... N.png match categories.json.
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
         let path = "data/categories.json"

@@ -2,6 +2,14 @@ import Foundation
 import Imaging
 
 extension DocumentInput {
+    /// The sample tiles whole (they are decoded); of every other tile its
+    /// first 1 KB, which holds its header (a JPEG's frame header, a PNG's
+    /// IHDR, a WebP's size; mcpack's tiles carry no metadata before it):
+    /// 17,000 tiles must cost little.
+    static func verifyKeeps(_ path: String) -> VerifyKeeps {
+        isSampleTile(path.lowercased()) ? .whole : .head(1024)
+    }
+
     /// Each pyramid (Deep Zoom or IIIF) holds every tile its descriptor
     /// implies, and no other, at the master's size as bundle.json records it.
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {

@@ -2,6 +2,9 @@ import Foundation
 import Imaging
 
 extension IconsInput {
+    /// Every icon is decoded (its size, its alpha): kept whole.
+    static func verifyKeeps(_ path: String) -> VerifyKeeps { .whole }
+
     /// Contents.json names only files that exist, with the sizes it claims;
     /// the App Store icon has no alpha.
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {

@@ -2,6 +2,12 @@ import Foundation
 import Imaging
 
 extension LaunchInput {
+    /// A launch PNG's header, with room for an ICC profile (iCCP) before
+    /// its pixels: 28 screen-sized PNGs are too many to hold whole.
+    static func verifyKeeps(_ path: String) -> VerifyKeeps {
+        path.lowercased().hasSuffix(".png") ? .head(256 << 10) : .digests
+    }
+
     /// Every screen bundle.json lists has its background crop and preview at
     /// that size, the text layer's three scales agree with each other and
     /// with the points the storyboard places, and every layer is 8-bit sRGB.

@@ -1,6 +1,9 @@
 import Foundation
 
 extension PreviewInput {
+    /// The page and its script and style are read for their references.
+    static func verifyKeeps(_ path: String) -> VerifyKeeps { .whole }
+
     /// The page refers only to files in the bag, shows every icon and
     /// launch preview the bag holds, and its data (the clauses and
     /// categories it draws, the pyramid it reads) agrees with clauses.json,
