@@ -72,6 +72,11 @@ enum VerifyKeeps: Equatable {
     case head(Int)
     /// All of it, up to 16 MB.
     case whole
+
+    var headBytes: Int? {
+        if case .head(let bytes) = self { return bytes }
+        return nil
+    }
 }
 
 extension BundleInput {

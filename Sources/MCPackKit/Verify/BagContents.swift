@@ -35,26 +35,22 @@ struct BagContents {
     /// Tag files are the files outside data/.
     static func isTagFile(_ path: String) -> Bool { !path.hasPrefix("data/") }
 
-    /// Content the rules need in memory: tag files, small descriptors
-    /// (JSON, .dzi), and what the input owning a payload file asks for.
-    static func keepsData(_ path: String, size: Int64) -> Bool {
-        if isTagFile(path) { return size <= 64 << 20 }
-        return size <= 16 << 20 && keeps(path) == .whole
-    }
-
-    /// How many leading bytes of a file are kept when `data` is not, or nil
-    /// for none: what the owning input asks for (a document tile's header,
-    /// a launch screen's), never the whole of thousands of tiles.
-    static func headBytes(_ path: String, size: Int64) -> Int? {
-        if keepsData(path, size: size) { return nil }
-        if case .head(let bytes) = keeps(path) { return bytes }
-        return nil
-    }
-
-    private static func keeps(_ path: String) -> VerifyKeeps {
+    /// What verify holds of a file while it reads the bag, besides its
+    /// digests: tag files and small descriptors (JSON, .dzi) whole, and of
+    /// a payload file what the input owning it asks for (a document tile's
+    /// header, never the whole of thousands of tiles). Asked once a file.
+    static func keeping(_ path: String, size: Int64) -> VerifyKeeps {
+        if isTagFile(path) { return size <= 64 << 20 ? .whole : .digests }
         let lower = path.lowercased()
-        if lower.hasSuffix(".json") || lower.hasSuffix(".dzi") { return .whole }
-        return Inputs.all.first { $0.owns(path) }?.verifyKeeps(path) ?? .digests
+        let wanted = lower.hasSuffix(".json") || lower.hasSuffix(".dzi") ? .whole
+            : Inputs.all.first { $0.owns(path) }?.verifyKeeps(path) ?? .digests
+        return wanted == .whole && size > 16 << 20 ? .digests : wanted
+    }
+
+    /// How many leading bytes of a file are kept when not all of it is.
+    static func headBytes(_ path: String, size: Int64) -> Int? {
+        if case .head(let bytes) = keeping(path, size: size) { return bytes }
+        return nil
     }
 
     /// Problems with a path as stored: absolute, `..`, `~user`, drive letters,
@@ -235,9 +231,9 @@ enum ArchiveCollector {
                 wanted = algorithms!
             }
             let hashers = try wanted.map { ($0, try Digest($0)) }
-            let keep = BagContents.keepsData(relative, size: entry.size ?? 0)
-            var data = keep ? Data() : nil
-            let headLimit = BagContents.headBytes(relative, size: entry.size ?? 0)
+            let keeping = BagContents.keeping(relative, size: entry.size ?? 0)
+            var data = keeping == .whole ? Data() : nil
+            let headLimit = keeping.headBytes
             var head = headLimit.map { _ in Data() }
             var size: Int64 = 0
             var stop: Problem?
@@ -400,8 +396,9 @@ enum FolderCollector {
             guard let hashers = try? wanted.map({ ($0, try Digest($0)) }) else { return }
             let expected = Int64((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0)
             var size: Int64 = 0
-            var data: Data? = BagContents.keepsData(path, size: expected) ? Data() : nil
-            let headLimit = BagContents.headBytes(path, size: expected)
+            let keeping = BagContents.keeping(path, size: expected)
+            var data: Data? = keeping == .whole ? Data() : nil
+            let headLimit = keeping.headBytes
             var head: Data? = headLimit.map { _ in Data() }
             let read = try? FileChunks.read(url.path) { chunk in
                 for (_, hasher) in hashers { hasher.update(chunk) }

@@ -15,6 +15,29 @@ import Testing
         Data(lines.map { "\($0.1)  \($0.0)\n" }.joined().utf8)
     }
 
+    /// Verify decodes the top-left tile of each level and keeps the first
+    /// 1 KB of every other tile (its header), in both layouts.
+    @Test func verifyKeepsSampleTilesWholeAndHeadersOfTheRest() {
+        let keeps = [
+            "data/document/master_files/12/0_0.jpeg": VerifyKeeps.whole,
+            "data/document/master_files/12/1_0.jpeg": .head(1024),
+            "data/document/master_files/12/10_0.jpeg": .head(1024),
+            "data/document/master/0,0,1024,1024/254,254/0/default.jpg": .whole,
+            "data/document/master/1024,0,1024,1024/254,254/0/default.jpg": .head(1024),
+            "data/document/master/full/max/0/default.jpg": .head(1024),
+            "data/document/master.dzi": .whole,
+            "data/document/master/info.json": .whole,
+            "data/icons/AppIcon.appiconset/icon-1024.png": .whole,
+            "data/launch/screens/2048x2732.png": .head(256 << 10),
+            "data/launch/Launch.storyboard": .digests,
+            "bagit.txt": .whole,
+        ]
+        for (path, expected) in keeps {
+            #expect(BagContents.keeping(path, size: 4096) == expected, "\(path)")
+        }
+        #expect(BagContents.keeping("data/clauses.json", size: 17 << 20) == .digests)
+    }
+
     @Test func tilesAreCountedPerLevelAndSettingsNamed() {
         let old = Self.manifest([("data/document/master_files/9/0_0.jpeg", "01"), ("data/document/master_files/10/0_0.jpeg", "02"),
                                  ("data/document/master_files/10/1_0.jpeg", "03")])
