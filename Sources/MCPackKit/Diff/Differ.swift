@@ -80,8 +80,15 @@ public enum Differ {
     /// that changed visibly from those only encoded again. It reads past the
     /// tiles, so it is not the default.
     public static func diff(_ a: String, _ b: String, pixels: Bool = false) throws -> DiffReport {
-        let old = try BagSnapshot.load(a, label: a)
-        let new = try BagSnapshot.load(b, label: b)
+        // The two archives are read at once, one a core: each read is
+        // blocking I/O and libarchive's central-directory walk.
+        let loaded = LockedArray<Result<BagSnapshot, Error>?>(repeating: nil, count: 2)
+        DispatchQueue.concurrentPerform(iterations: 2) { side in
+            let path = side == 0 ? a : b
+            loaded[side] = Result { try BagSnapshot.load(path, label: path) }
+        }
+        let old = try loaded[0]!.get()
+        let new = try loaded[1]!.get()
         let delta = ManifestDelta(old: old.manifest, new: new.manifest)
         var changes: [Change] = []
         for input in Inputs.all { changes += input.runDiff(old, new, delta) }
