@@ -44,7 +44,9 @@ struct BagContents {
         let lower = path.lowercased()
         let wanted = lower.hasSuffix(".json") || lower.hasSuffix(".dzi") ? .whole
             : Inputs.all.first { $0.owns(path) }?.verifyKeeps(path) ?? .digests
-        return wanted == .whole && size > 16 << 20 ? .digests : wanted
+        // Too large to hold: its header still serves the rules that read
+        // a picture's size (a sample tile of a huge tile size).
+        return wanted == .whole && size > 16 << 20 ? .head(1024) : wanted
     }
 
     /// How many leading bytes of a file are kept when not all of it is.
