@@ -54,8 +54,8 @@ lines = [
     + " A positive change is what the trick saves.",
     f"- for scale, the noise: every trick on, over the rounds: {noise}.",
     "",
-    "| with this trick off | " + " | ".join(f"{label} | change" for label, _ in [(measures[0][1], 0)])
-    + " | peak RSS | change | " + " | ".join(f"{label} | change" for _, label in measures[1:]) + " |",
+    f"| with this trick off | {measures[0][1]} | change | peak RSS | change | "
+    + " | ".join(f"{label} | change" for _, label in measures[1:]) + " |",
     "| --- |" + " ---: | ---: |" * (len(measures) + 1),
 ]
 order = [measures[0], ("rss", "peak RSS")] + measures[1:]
