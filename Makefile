@@ -26,7 +26,7 @@ help:
 	@echo "make test    install what is missing, run every test"
 	@echo "make build   build mcpack (release) into $(RELEASE_BIN)"
 	@echo "make bench   time mcpack against vips/bagit.py/zip/sha256sum/diff on a 34,000 px master (minutes)"
-	@echo "make bench-tricks  only the bench's section on what each speed trick is worth (about 10 minutes)"
+	@echo "make bench-tricks  only the bench's section on what each speed trick is worth (about 12 minutes)"
 	@echo "make fuzz    run each libFuzzer target for FUZZ_SECONDS (default 120) seeded from the example (Linux)"
 	@echo "make campaign      damage the example archive at random (seeded); count what verify detects and misses"
 	@echo "make crash-safety  SIGKILL mcpack build at random moments on the benchmark master; check archives and cache (~6 min)"

@@ -22,8 +22,10 @@
 #                   the start-up of an empty program linked with libvips
 #                   (diff's floor; needs cc or clang)
 #   speed tricks    each of mcpack's speed tricks turned off in turn: cold
-#                   build, peak RSS and one-clause rebuild against every
-#                   trick on (scripts/bench-tricks.sh, a section of its own)
+#                   build, peak RSS and three rebuilds (nothing changed, the
+#                   launch screens made again, one clause edited) against
+#                   every trick on (scripts/bench-tricks.sh, a section of
+#                   its own)
 #
 # It reports, it does not gate: a missed target still exits 0.
 #
@@ -34,7 +36,7 @@
 #   BENCH_RUNS                 runs of each cold build (default 3); the other
 #                              commands get hyperfine's default (>= 10 runs, >= 3 s)
 #   MCPACK                     the mcpack binary (default .build/release/mcpack)
-#   BENCH_TRICKS=0             leave the speed tricks out (they add about 10 minutes)
+#   BENCH_TRICKS=0             leave the speed tricks out (they add about 12 minutes)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
