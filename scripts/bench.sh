@@ -364,5 +364,5 @@ if [ -z "$adobe_skip" ]; then
 fi
 say "wrote $results; hyperfine's exports in $logs"
 if [ "${BENCH_TRICKS:-1}" != 0 ]; then
-  bash "$root/scripts/bench-tricks.sh"
+  BENCH_LOCKED=1 bash "$root/scripts/bench-tricks.sh"
 fi

@@ -11,9 +11,10 @@ struct Diff: ParsableCommand {
             files, without decoding images: clauses (added, removed, and for a changed one \
             which fields, with a word-level diff of texts and the old and new rectangles), \
             categories, the document (settings, and tiles added, removed and changed per \
-            level, as counts), icons, launch layers, other files, and metadata (bag-info.txt, \
+            level, or per scale factor for a IIIF pyramid, as counts), the IIIF manifest, \
+            icons, launch layers, the preview page, other files, and metadata (bag-info.txt, \
             bundle.json, the inputs' hashes). With --pixels it also decodes what changed in \
-            bytes and says how: of the document's changed tiles, per level, those that \
+            bytes and says how: of a Deep Zoom document's changed tiles, per level, those that \
             changed visibly (an 8 x 8 px block's mean moved by more than 6 of 255; saving \
             a JPEG again moves it less) and the regions they form, leading the summary; \
             of icons, launch layers and category icons, their size in pixels or the share \

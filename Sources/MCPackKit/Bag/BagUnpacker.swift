@@ -19,6 +19,9 @@ enum BagUnpacker {
         }
         var top: String?
         var written = Set<String>()
+        // On a case-insensitive disk (macOS's default) a second name that
+        // differs only in case would overwrite the first.
+        var folded = Set<String>()
         var total: Int64 = 0
         while let entry = try reader.next() {
             guard let name = entry.path else { throw refuse("an entry's name is not UTF-8") }
@@ -32,6 +35,7 @@ enum BagUnpacker {
             guard components[0] == top else { throw refuse("holds more than one top folder (\(top!)/ and \(components[0])/)") }
             let relative = components.joined(separator: "/")
             guard written.insert(relative).inserted else { throw refuse("holds \(name) twice") }
+            guard folded.insert(relative.lowercased()).inserted else { throw refuse("holds \(name) and a path that differs from it only in case") }
             guard written.count <= limits.maxEntries else { throw refuse("holds more than \(limits.maxEntries) entries") }
             let target = folder.appendingPathComponent(relative)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)

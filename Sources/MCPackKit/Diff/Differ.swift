@@ -110,7 +110,7 @@ public enum Differ {
     /// bundle.json's changes are told as metadata.
     static func files(_ delta: ManifestDelta) -> [Change] {
         delta.fileChanges(component: "files") { path in
-            path != "data/bundle.json" && !Inputs.all.contains { $0.owns(path) }
+            path != "data/bundle.json" && Inputs.owner(of: path) == nil
         }
     }
 
@@ -172,7 +172,7 @@ public enum Differ {
             case "document":
                 let tiles = mine.compactMap(\.tiles)
                 let master = mine.contains { $0.field == "master" }
-                let settings = mine.count - tiles.count - (master ? 1 : 0)
+                let settings = mine.count { $0.field != "tiles" && $0.field != "master" }
                 parts.append("document: " + ([master ? "master changed" : nil,
                                                settings > 0 ? plural(settings, "setting") : nil] + tileSummary(tiles, regions: regions))
                     .compactMap { $0 }.joined(separator: ", "))

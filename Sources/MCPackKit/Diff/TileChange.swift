@@ -2,6 +2,8 @@ import Foundation
 
 /// The document's tiles of one pyramid level between two versions.
 public struct TileChange: Sendable, Encodable, Equatable {
+    /// The Deep Zoom level; -1 for a IIIF group (a scale factor, or the
+    /// full images), which the change's path names.
     public var level: Int
     public var added = 0
     public var removed = 0

@@ -86,11 +86,20 @@ extension BundleInput {
     static func verifyKeeps(_ path: String) -> VerifyKeeps { .digests }
 
     /// Whether this input makes the file at `path`, a path inside the bag
-    /// (`data/icons/...`).
+    /// (`data/icons/...`). One input owns each file: where two payload
+    /// entries hold it (the manifest's `document/manifest.json` inside the
+    /// document's `document/`), the longer one wins.
     static func owns(_ path: String) -> Bool {
-        guard path.hasPrefix("data/") else { return false }
-        let relative = path.dropFirst(5)
-        return payload.contains { $0.hasSuffix("/") ? relative.hasPrefix($0) : relative == $0 }
+        guard let owner = Inputs.owner(of: path) else { return false }
+        return ObjectIdentifier(owner) == ObjectIdentifier(Self.self)
+    }
+
+    /// The length of this input's longest payload entry holding `path`
+    /// (relative to data/), 0 for none.
+    fileprivate static func claim(_ relative: Substring) -> Int {
+        payload.reduce(0) { longest, entry in
+            (entry.hasSuffix("/") ? relative.hasPrefix(entry) : relative == entry) ? max(longest, entry.count) : longest
+        }
     }
 }
 
@@ -101,6 +110,19 @@ enum Inputs {
         DocumentInput.self, ClausesInput.self, CategoriesInput.self, IconsInput.self, LaunchInput.self, ManifestInput.self,
         PreviewInput.self,
     ]
+
+    /// The input that makes the file at `path` (inside the bag), if any.
+    static func owner(of path: String) -> (any BundleInput.Type)? {
+        guard path.hasPrefix("data/") else { return nil }
+        let relative = path.dropFirst(5)
+        var owner: (any BundleInput.Type)?
+        var longest = 0
+        for input in all {
+            let claim = input.claim(relative)
+            if claim > longest { (owner, longest) = (input, claim) }
+        }
+        return owner
+    }
 }
 
 /// A fact one input's check establishes for the checks after it.

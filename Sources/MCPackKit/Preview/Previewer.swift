@@ -80,7 +80,7 @@ public enum Previewer {
     private static func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-preview-\(UUID().uuidString.prefix(8).lowercased())")
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         } catch {
             throw FileError(path: folder.path, message: "cannot create a temporary folder for the preview")
         }

@@ -43,16 +43,10 @@ struct BagContents {
         if isTagFile(path) { return size <= 64 << 20 ? .whole : .digests }
         let lower = path.lowercased()
         let wanted = lower.hasSuffix(".json") || lower.hasSuffix(".dzi") ? .whole
-            : Inputs.all.first { $0.owns(path) }?.verifyKeeps(path) ?? .digests
+            : Inputs.owner(of: path)?.verifyKeeps(path) ?? .digests
         // Too large to hold: its header still serves the rules that read
         // a picture's size (a sample tile of a huge tile size).
         return wanted == .whole && size > 16 << 20 ? .head(1024) : wanted
-    }
-
-    /// How many leading bytes of a file are kept when not all of it is.
-    static func headBytes(_ path: String, size: Int64) -> Int? {
-        if case .head(let bytes) = keeping(path, size: size) { return bytes }
-        return nil
     }
 
     /// Problems with a path as stored: absolute, `..`, `~user`, drive letters,

@@ -227,7 +227,7 @@ import Testing
         for data in [try image.jpegData(), try image.pngData(),
                      try PyramidSettings(tileSize: 254, overlap: 0, format: "webp", quality: 80, layout: .iiif3).encode(image),
                      try PyramidSettings(tileSize: 254, overlap: 0, format: "jpeg", quality: 80, layout: .iiif3).encode(image)] {
-            let kept = try #require(BagContents.headBytes("data/document/m/254,0,254,254/254,254/0/default.jpg", size: 1 << 20))
+            let kept = try #require(BagContents.keeping("data/document/m/254,0,254,254/254,254/0/default.jpg", size: 1 << 20).headBytes)
             let size = try #require(PictureHeader.size(of: data.prefix(kept)))
             #expect(size == (37, 23))
         }

@@ -15,13 +15,14 @@ import Testing
         Data(lines.map { "\($0.1)  \($0.0)\n" }.joined().utf8)
     }
 
-    /// Verify decodes the top-left tile of each level and keeps the first
-    /// 1 KB of every other tile (its header), in both layouts.
+    /// Verify decodes the top-left tile of each level in both layouts, and
+    /// keeps the first 1 KB (the header) of every other IIIF picture, whose
+    /// size it checks.
     @Test func verifyKeepsSampleTilesWholeAndHeadersOfTheRest() {
         let keeps = [
             "data/document/master_files/12/0_0.jpeg": VerifyKeeps.whole,
-            "data/document/master_files/12/1_0.jpeg": .head(1024),
-            "data/document/master_files/12/10_0.jpeg": .head(1024),
+            "data/document/master_files/12/1_0.jpeg": .digests,
+            "data/document/master_files/12/10_0.jpeg": .digests,
             "data/document/master/0,0,1024,1024/254,254/0/default.jpg": .whole,
             "data/document/master/1024,0,1024,1024/254,254/0/default.jpg": .head(1024),
             "data/document/master/full/max/0/default.jpg": .head(1024),
@@ -39,6 +40,15 @@ import Testing
         #expect(BagContents.keeping("data/document/master_files/12/0_0.png", size: 17 << 20) == .head(1024))
     }
 
+    /// One input owns each file: the IIIF manifest inside document/ is the
+    /// manifest input's, not the document's.
+    @Test func theLongerPayloadEntryOwnsAFile() {
+        #expect(ManifestInput.owns("data/document/manifest.json"))
+        #expect(!DocumentInput.owns("data/document/manifest.json"))
+        #expect(DocumentInput.owns("data/document/master_files/0/0_0.jpeg"))
+        #expect(Inputs.owner(of: "data/index.html") == nil && Inputs.owner(of: "bagit.txt") == nil)
+    }
+
     @Test func tilesAreCountedPerLevelAndSettingsNamed() {
         let old = Self.manifest([("data/document/master_files/9/0_0.jpeg", "01"), ("data/document/master_files/10/0_0.jpeg", "02"),
                                  ("data/document/master_files/10/1_0.jpeg", "03")])
@@ -50,6 +60,19 @@ import Testing
         #expect(changes.map(\.field) == ["master", "quality", "tiles"])
         #expect(changes.last?.path == "level 10")
         #expect(changes.last?.detail == "1 added, 1 removed, 1 changed")
+    }
+
+    /// IIIF tiles are counted by scale factor, and the summary counts them
+    /// as tiles, not as changed settings; the manifest inside document/ is
+    /// the manifest input's.
+    @Test func iiifTilesAreCountedByScaleAndSummedAsTiles() {
+        let tile = "data/document/master/0,0,254,254/254,254/0/default.jpg", half = "data/document/master/0,0,508,508/254,254/0/default.jpg"
+        let old = Self.manifest([(tile, "01"), (half, "02"), ("data/document/manifest.json", "03")])
+        let new = Self.manifest([(tile, "0f"), (half, "0e"), ("data/document/manifest.json", "04")])
+        let changes = DocumentInput.diff(DiffSide(record: Self.record(), files: [:]), DiffSide(record: Self.record(), files: [:]),
+                                         ManifestDelta(old: Manifest(old), new: Manifest(new)))
+        #expect(changes.map(\.path) == ["scale 1", "scale 2"])
+        #expect(Differ.summary(changes) == "document: 2 tiles in 2 levels")
     }
 
     static func bag(_ files: [String: Data]) -> BagView {

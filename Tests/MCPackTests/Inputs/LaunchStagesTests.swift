@@ -32,7 +32,7 @@ import Testing
         var contents = BagContents()
         for (path, data) in files {
             contents.files[path] = BagFile(path: path, size: Int64(data.count), digests: [:], data: nil,
-                                           head: BagContents.headBytes(path, size: Int64(data.count)).map { data.prefix($0) })
+                                           head: BagContents.keeping(path, size: Int64(data.count)).headBytes.map { data.prefix($0) })
         }
         return BagView(contents: contents)
     }
@@ -75,7 +75,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let path = "data/launch/screens/900x700.png"
         let large = try Imaging.Image.noise(width: 900, height: 700, bands: 3, seed: 7).pngData(compression: 0)
-        let kept = try #require(BagContents.headBytes(path, size: Int64(large.count)))
+        let kept = try #require(BagContents.keeping(path, size: Int64(large.count)).headBytes)
         #expect(large.count > kept)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("data/launch/screens"), withIntermediateDirectories: true)
         try large.write(to: root.appendingPathComponent(path))

@@ -115,16 +115,17 @@ import Testing
         #expect(folder.stderr.contains("assets: is neither a bag (no bagit.txt) nor a project (no bundle.toml)"), "\(folder.stderr)")
     }
 
-    /// An archive whose entries would land outside the folder, or in two
-    /// top folders, is refused before its page is opened, and what was
-    /// unpacked of it is removed.
+    /// An archive whose entries would land outside the folder, in two top
+    /// folders, or on one another on a case-insensitive disk, is refused
+    /// before its page is opened, and what was unpacked of it is removed.
     @Test(arguments: [("../../evil-\(UUID().uuidString)", "a .. component leads outside the bag"),
-                      ("other-top/x.txt", "holds more than one top folder")])
+                      ("other-top/x.txt", "holds more than one top folder"),
+                      ("data/Clauses.json", "and a path that differs from it only in case")])
     func aHostileArchiveIsRefused(_ path: String, _ message: String) throws {
         let project = try TestProject.make()
         defer { project.destroy() }
         var entries = try VerifyTests.builtEntries(project)
-        let name = path.hasPrefix("..") ? "\(VerifyTests.name)/\(path)" : path
+        let name = path.hasPrefix("..") || path.hasPrefix("data/") ? "\(VerifyTests.name)/\(path)" : path
         entries.append((name, Data("x".utf8)))
         let hostile = project.url("hostile.zip")
         try VerifyTests.write(entries, to: hostile)

@@ -30,7 +30,7 @@ extension DocumentInput {
         // `<name>/<region>/<size>/0/default.<ext>`, counted by scale factor
         // (region width over size width), the full images apart.
         func isTile(_ path: String) -> Bool {
-            path.hasPrefix("data/document/") && !path.hasSuffix(".dzi") && !path.hasSuffix("info.json") && !ManifestInput.owns(path)
+            owns(path) && !path.hasSuffix(".dzi") && !path.hasSuffix("info.json")
         }
         func iiifGroup(_ path: String) -> String {
             let parts = path.split(separator: "/")
@@ -66,7 +66,9 @@ extension DocumentInput {
             changes.append(change)
         }
         for (group, counts) in groups.sorted(by: { $0.key.compare($1.key, options: .numeric) == .orderedAscending }) {
-            changes.append(Change(component, "changed", field: "tiles", path: group, detail: counts.summary))
+            var change = Change(component, "changed", field: "tiles", path: group, detail: counts.summary)
+            change.tiles = counts
+            changes.append(change)
         }
         return changes
     }

@@ -130,10 +130,21 @@ enum DocumentInput: BundleInput {
     /// Where the pyramid's tiles will be and how they are cut. IIIF tiles
     /// have no overlap, and libvips names JPEG ones `.jpg`.
     static func layout(_ settings: Settings, size: MasterSize) -> PyramidLayout {
-        let iiif = settings.layout == "iiif3"
-        let ext = iiif && settings.tileFormat == "jpeg" ? "jpg" : settings.tileFormat
-        return PyramidLayout(name: pyramidName(settings.image), layout: settings.layout, width: size.width, height: size.height,
-                             tileSize: settings.tileSize, overlap: iiif ? 0 : settings.overlap, tileExtension: ext)
+        layout(name: pyramidName(settings.image), layout: settings.layout, tileSize: settings.tileSize, overlap: settings.overlap,
+               tileFormat: settings.tileFormat, size: size)
+    }
+
+    /// The pyramid a bundle.json record describes (verify of the pages
+    /// that read it).
+    static func layout(of record: Record) -> PyramidLayout {
+        layout(name: record.name, layout: record.settings.layout, tileSize: record.settings.tileSize, overlap: record.settings.overlap,
+               tileFormat: record.settings.tileFormat, size: MasterSize(width: record.width, height: record.height))
+    }
+
+    private static func layout(name: String, layout: String, tileSize: Int, overlap: Int, tileFormat: String, size: MasterSize) -> PyramidLayout {
+        let iiif = layout == "iiif3"
+        return PyramidLayout(name: name, layout: layout, width: size.width, height: size.height, tileSize: tileSize,
+                             overlap: iiif ? 0 : overlap, tileExtension: iiif ? IIIFLayout.ext(tileFormat) : tileFormat)
     }
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {

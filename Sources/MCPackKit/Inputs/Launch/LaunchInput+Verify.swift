@@ -33,7 +33,7 @@ extension LaunchInput {
             }
         }
         for folder in ["screens", "preview"] {
-            for path in bag.files.keys.sorted() where path.hasPrefix("\(root)\(folder)/") && !expected.contains(path) {
+            for path in bag.files.keys.filter({ $0.hasPrefix("\(root)\(folder)/") }).sorted() where !expected.contains(path) {
                 problems.append(Problem(path, rule, "a screen bundle.json does not list", severity: .warning))
             }
         }
@@ -47,9 +47,8 @@ extension LaunchInput {
         if let large = texts[2] {
             for scale in [1, 2] {
                 guard let text = texts[scale - 1] else { continue }
-                // The @3x file is the one given; the others are made from it
-                // as LaunchInput.Plan.textSize rounds.
-                let width = max(1, (large.width * scale + 1) / 3), height = max(1, (large.height * scale + 1) / 3)
+                // The @3x file is the one given; the others are made from it.
+                let (width, height) = textSize(scale, at3x: (large.width, large.height))
                 if text.width != width || text.height != height {
                     problems.append(Problem(textSet + (scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png"), rule,
                                             "is \(text.width) x \(text.height) px; from the @3x layer's \(large.width) x \(large.height) it should be \(width) x \(height)"))

@@ -26,6 +26,11 @@ enum LaunchInput: BundleInput {
         var source: SourceFile
     }
 
+    /// The text layer's size at a scale, from its @3x size (the file given).
+    static func textSize(_ scale: Int, at3x size: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        (max(1, (size.width * scale + 1) / 3), max(1, (size.height * scale + 1) / 3))
+    }
+
     struct Plan: InputPlan {
         var background: Layer
         var text: Layer
@@ -33,7 +38,7 @@ enum LaunchInput: BundleInput {
 
         /// The text layer's size at a scale: the file given is the @3x.
         func textSize(_ scale: Int) -> (width: Int, height: Int) {
-            (max(1, (text.image.width * scale + 1) / 3), max(1, (text.image.height * scale + 1) / 3))
+            LaunchInput.textSize(scale, at3x: (text.image.width, text.image.height))
         }
     }
 

@@ -38,6 +38,21 @@ struct PreviewData: Codable, Equatable {
             case layout, width, height, tileSize = "tile_size", overlap, tileExtension = "tile_extension", maxLevel = "max_level"
             case descriptor, tiles
         }
+
+        /// Where the page finds the pyramid, relative to the page.
+        init(_ pyramid: PyramidLayout) {
+            let geometry = DeepZoomGeometry(width: pyramid.width, height: pyramid.height, tileSize: pyramid.tileSize, overlap: pyramid.overlap)
+            let iiif = pyramid.layout == "iiif3"
+            layout = pyramid.layout
+            width = pyramid.width
+            height = pyramid.height
+            tileSize = pyramid.tileSize
+            overlap = pyramid.overlap
+            tileExtension = pyramid.tileExtension
+            maxLevel = geometry.maxLevel
+            descriptor = iiif ? "../document/\(pyramid.name)/info.json" : "../document/\(pyramid.name).dzi"
+            tiles = iiif ? "../document/\(pyramid.name)/" : "../document/\(pyramid.name)_files/"
+        }
     }
 
     struct Category: Codable, Equatable {
@@ -75,14 +90,8 @@ struct PreviewData: Codable, Equatable {
 
 extension PreviewData {
     init(bundle: BundleInfo, pyramid: PyramidLayout, clauses file: ClauseFile) {
-        let geometry = DeepZoomGeometry(width: pyramid.width, height: pyramid.height, tileSize: pyramid.tileSize, overlap: pyramid.overlap)
-        let iiif = pyramid.layout == "iiif3"
         self.bundle = bundle
-        document = Document(
-            layout: pyramid.layout, width: pyramid.width, height: pyramid.height, tileSize: pyramid.tileSize,
-            overlap: pyramid.overlap, tileExtension: pyramid.tileExtension, maxLevel: geometry.maxLevel,
-            descriptor: iiif ? "../document/\(pyramid.name)/info.json" : "../document/\(pyramid.name).dzi",
-            tiles: iiif ? "../document/\(pyramid.name)/" : "../document/\(pyramid.name)_files/")
+        document = Document(pyramid)
         // In icon order, as categories.json lists them.
         categories = file.categories.sorted { $0.icon < $1.icon }.map {
             Category(number: $0.icon, name: $0.name, filter: $0.filter, icon: "../categories/\($0.icon).png")

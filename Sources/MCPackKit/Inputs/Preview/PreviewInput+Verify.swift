@@ -22,7 +22,7 @@ extension PreviewInput {
         }
 
         var references = PageReferences.find(in: html).map { (from: path, url: $0) }
-        for style in bag.files.keys.sorted() where style.hasPrefix("data/preview/") && style.hasSuffix(".css") {
+        for style in bag.files.keys.filter({ $0.hasPrefix("data/preview/") && $0.hasSuffix(".css") }).sorted() {
             guard let data = bag.files[style]?.data else { continue }
             references += PageReferences.find(inStyle: String(decoding: data, as: UTF8.self)).map { (from: style, url: $0) }
         }
@@ -81,12 +81,13 @@ extension PreviewInput {
             problems += differences(shown, list, id: { "category \($0.number) \"\($0.name)\"" }, against: "categories.json", page: page)
         }
         if let record = bag.record(of: DocumentInput.self) {
-            let d = data.document
-            let iiif = record.settings.layout == "iiif3"
-            let descriptor = iiif ? "../document/\(record.name)/info.json" : "../document/\(record.name).dzi"
-            let facts = [("width", "\(d.width)", "\(record.width)"), ("height", "\(d.height)", "\(record.height)"),
-                         ("layout", d.layout, record.settings.layout), ("tile size", "\(d.tileSize)", "\(record.settings.tileSize)"),
-                         ("overlap", "\(d.overlap)", iiif ? "0" : "\(record.settings.overlap)"), ("descriptor", d.descriptor, descriptor)]
+            // What the page would say of the pyramid bundle.json records, by
+            // the initializer the build uses: every field the viewer reads.
+            let d = data.document, e = PreviewData.Document(DocumentInput.layout(of: record))
+            let facts = [("width", "\(d.width)", "\(e.width)"), ("height", "\(d.height)", "\(e.height)"), ("layout", d.layout, e.layout),
+                         ("tile size", "\(d.tileSize)", "\(e.tileSize)"), ("overlap", "\(d.overlap)", "\(e.overlap)"),
+                         ("tile extension", d.tileExtension, e.tileExtension), ("deepest level", "\(d.maxLevel)", "\(e.maxLevel)"),
+                         ("descriptor", d.descriptor, e.descriptor), ("tiles folder", d.tiles, e.tiles)]
             for (name, shown, built) in facts where shown != built {
                 problems.append(Problem(page, "preview-data", "the document's \(name) is \(shown) in the page but \(built) in bundle.json"))
             }
