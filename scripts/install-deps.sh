@@ -59,7 +59,9 @@ Linux)
   if [ $want_tests = 1 ] && ! command -v chromium >/dev/null 2>&1; then
     sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    if apt-cache show chromium 2>/dev/null | grep -q '^Version: [0-9]'; then
+    # Not `grep -q`: it stops reading at the first match, apt-cache dies of
+    # SIGPIPE, and pipefail turns the found package into a failure.
+    if apt-cache show chromium 2>/dev/null | grep '^Version: [0-9]' >/dev/null; then
       say "installing chromium"
       DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium >/dev/null \
         || say "could not install chromium with apt"
