@@ -17,7 +17,7 @@ ifeq ($(shell uname -s),Linux)
 STATIC_STDLIB := --static-swift-stdlib
 endif
 
-.PHONY: all deps build test demo bench bench-tricks fuzz campaign crash-safety assets preview-screenshot diff-screenshot clean help stage install uninstall dist
+.PHONY: all deps build test demo bench fuzz campaign crash-safety assets preview-screenshot diff-screenshot clean help stage install uninstall dist
 
 all: build
 
@@ -26,7 +26,6 @@ help:
 	@echo "make test    install what is missing, run every test"
 	@echo "make build   build mcpack (release) into $(RELEASE_BIN)"
 	@echo "make bench   time mcpack against vips/bagit.py/zip/sha256sum/diff on a 34,000 px master (minutes)"
-	@echo "make bench-tricks  only the bench's section on what each speed trick is worth (about 12 minutes)"
 	@echo "make fuzz    run each libFuzzer target for FUZZ_SECONDS (default 120) seeded from the example (Linux)"
 	@echo "make campaign      damage the example archive at random (seeded); count what verify detects and misses"
 	@echo "make crash-safety  SIGKILL mcpack build at random moments on the benchmark master; check archives and cache (~6 min)"
@@ -61,9 +60,6 @@ demo: build
 
 bench: build
 	bash scripts/bench.sh
-
-bench-tricks:
-	bash scripts/bench-tricks.sh
 
 fuzz: build
 	bash scripts/fuzz.sh

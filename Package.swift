@@ -80,11 +80,20 @@ let package = Package(
         // templates its build compiles in.
         .target(name: "SwiftLiteral"),
 
-        // The domain: projects, inputs, the bag, build, verify.
+        // Floor 1, the schema: every file format a bundle holds (bundle.json
+        // and the records an app reads, clauses.json, categories.json, the
+        // .dzi, IIIF info.json and manifest, Contents.json, BagIt manifest
+        // lines), declared once with the encoding rules that keep bytes
+        // reproducible. Foundation only, so an iOS app can link it.
+        .target(name: "MCPackSchema"),
+
+        // The domain, on the schema and the C boundary: the bag (floor 2:
+        // one reader, one writer), the inputs (floor 3: one folder each),
+        // and build, verify, diff, drift and preview as loops over them.
         .target(
             name: "MCPackKit",
             dependencies: [
-                "Imaging", "Archiving", "Hashing", "FileIO", "MCPackTemplates", "SwiftLiteral",
+                "MCPackSchema", "Imaging", "Archiving", "Hashing", "FileIO", "MCPackTemplates", "SwiftLiteral",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -94,14 +103,14 @@ let package = Package(
         .executableTarget(
             name: "mcpack",
             dependencies: [
-                "MCPackKit",
+                "MCPackKit", "MCPackSchema",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         // Unit tests of the kit, and end-to-end runs of the built binary
         // (which `swift test` builds first, as a product of the package).
-        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "Imaging", "Archiving", "Hashing", "FileIO", "SwiftLiteral",
+        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "MCPackSchema", "Imaging", "Archiving", "Hashing", "FileIO", "SwiftLiteral",
                                                         "mcpack-build-stop", "toml-crash-probe"]),
 
         // The Swift faces of libarchive, zlib, OpenSSL and POSIX, each tested
@@ -111,10 +120,6 @@ let package = Package(
         // Test-only: a build that stops itself at a hook, for the tests that
         // kill it there.
         .executableTarget(name: "mcpack-build-stop", dependencies: ["MCPackKit"], path: "Tests/BuildStop"),
-
-        // Bench-only: a build with one speed trick turned off, so that
-        // `make bench` can say what each is worth (scripts/bench-tricks.sh).
-        .executableTarget(name: "mcpack-tuning", dependencies: ["MCPackKit"], path: "Tests/Tuning"),
 
         // Test-only: parses stdin with TOMLKit alone (no pre-flight scan), so
         // TOMLCrashProbeTests can see whether toml++ still aborts on the

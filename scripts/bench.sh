@@ -21,11 +21,6 @@
 #                   mcpack diff --html on the same pair, and its peak RSS;
 #                   the start-up of an empty program linked with libvips
 #                   (diff's floor; needs cc or clang)
-#   speed tricks    each of mcpack's speed tricks turned off in turn: cold
-#                   build, peak RSS and three rebuilds (nothing changed, the
-#                   launch screens made again, one clause edited) against
-#                   every trick on (scripts/bench-tricks.sh, a section of
-#                   its own)
 #
 # It reports, it does not gate: a missed target still exits 0.
 #
@@ -36,7 +31,6 @@
 #   BENCH_RUNS                 runs of each cold build (default 3); the other
 #                              commands get hyperfine's default (>= 10 runs, >= 3 s)
 #   MCPACK                     the mcpack binary (default .build/release/mcpack)
-#   BENCH_TRICKS=0             leave the speed tricks out (they add about 12 minutes)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -363,6 +357,3 @@ if [ -z "$adobe_skip" ]; then
   say "the 16-bit Adobe RGB TIFF rows took $(( adobe_runs_seconds + adobe_peak_seconds )) s ($runs timed cold builds, $adobe_runs_seconds s; the peak-RSS build, $adobe_peak_seconds s)${adobe_made_seconds:+, and making the TIFF (once) $adobe_made_seconds s}"
 fi
 say "wrote $results; hyperfine's exports in $logs"
-if [ "${BENCH_TRICKS:-1}" != 0 ]; then
-  BENCH_LOCKED=1 bash "$root/scripts/bench-tricks.sh"
-fi

@@ -1,5 +1,6 @@
 import Archiving
 import Foundation
+import MCPackSchema
 @testable import MCPackKit
 
 /// The seed corpora, made from the example project and its built archive,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MCPackSchema
 import MCPackKit
 
 /// Where the commands print: people get aligned text (colour only on a

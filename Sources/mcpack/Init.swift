@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MCPackSchema
 import MCPackKit
 
 struct Init: ParsableCommand {

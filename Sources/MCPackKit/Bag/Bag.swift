@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Hashing
 
 /// A file that goes into the bag's data/ folder.

@@ -1,6 +1,7 @@
 import Archiving
 import FileIO
 import Foundation
+import MCPackSchema
 import Hashing
 
 /// A file the archive was to copy (from the work cache) is missing, or is
@@ -15,7 +16,7 @@ struct SourceFileChanged: Error, CustomStringConvertible {
 extension Bag {
     /// Serializes the bag into one archive with a single top folder;
     /// returns the archive's SHA-256 and size. `hashWhileWriting`: hash on a
-    /// second core (BuildTuning).
+    /// second core (bench/tricks-history.md has what that was worth).
     @discardableResult
     func write(to path: String, format: ArchiveFormat, mtime: Int, hashWhileWriting: Bool = true) throws -> (sha256: String, bytes: Int) {
         let hashing = HashingQueue(inline: !hashWhileWriting)

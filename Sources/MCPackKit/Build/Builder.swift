@@ -1,6 +1,7 @@
 import Archiving
 import FileIO
 import Foundation
+import MCPackSchema
 import Hashing
 
 public struct BuildOptions: Sendable {
@@ -14,20 +15,16 @@ public struct BuildOptions: Sendable {
     public var events: (@Sendable (BuildEvent) -> Void)?
     /// Called at the build's most delicate moments, for tests that stop it there.
     public var hooks: BuildHooks
-    /// The speed tricks, for the benchmark that weighs them.
-    public var tuning: BuildTuning
 
     public init(configPath: String = "bundle.toml", output: String? = nil, overwrite: Bool = false,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
-                events: (@Sendable (BuildEvent) -> Void)? = nil, hooks: BuildHooks = BuildHooks(),
-                tuning: BuildTuning = BuildTuning()) {
+                events: (@Sendable (BuildEvent) -> Void)? = nil, hooks: BuildHooks = BuildHooks()) {
         self.configPath = configPath
         self.output = output
         self.overwrite = overwrite
         self.environment = environment
         self.events = events
         self.hooks = hooks
-        self.tuning = tuning
     }
 }
 
@@ -114,7 +111,7 @@ public enum Builder {
         let mtime = sourceDate(project, options: options, sink: sink)
         // Check every input first, so a mistake anywhere is reported before
         // minutes of tiling; then make each one.
-        let checked = await check(project, sink: sink, hashAhead: options.tuning.hashAhead)
+        let checked = await check(project, sink: sink)
         try sink.throwIfErrors()
         guard let mtime, let clauses = checked.fact(ClauseList.self), let master = checked.fact(MasterSize.self) else {
             throw InputError(sink.all)
@@ -122,11 +119,13 @@ public enum Builder {
         // One input at a time: making the launch layers beside the tiling
         // took a 34,000 px build past its 256 MB memory budget. An input may
         // use every core for its own work, as the tiling does.
-        let lanes = options.tuning.launchLanes ?? min(2, ProcessInfo.processInfo.activeProcessorCount)
+        // Two lanes: the launch screens, made one by one, leave the second
+        // core idle (bench/results.md has what the second lane saves).
+        let lanes = min(2, ProcessInfo.processInfo.activeProcessorCount)
         var made: [MadeInput] = []
         for plan in checked.plans {
             let env = MakeEnvironment(project: project, sources: checked.sources, sourceDate: isoDate(mtime, time: true),
-                                      lanes: lanes, tuning: options.tuning, events: options.events)
+                                      lanes: lanes, events: options.events)
             do {
                 made.append(try plan.input.runMake(plan.plan, in: env))
             } catch let diagnostic as Diagnostic {
@@ -172,8 +171,7 @@ public enum Builder {
                 outcome: .unchanged, removedTemporaryFiles: removed)
         }
         let output = OutputFile(final: finalURL)
-        let (sha256, bytes) = try bag.write(to: output.temporary.path, format: config.format, mtime: mtime,
-                                            hashWhileWriting: options.tuning.hashWhileWriting)
+        let (sha256, bytes) = try bag.write(to: output.temporary.path, format: config.format, mtime: mtime)
         try bag.check(archive: output.temporary.path)
         options.hooks.beforeCommit?()
 
@@ -219,10 +217,10 @@ public enum Builder {
 
     /// Checks every input, in the order of `Inputs.all`, without making
     /// anything; problems go to `sink`. A large input file (the master) is
-    /// hashed on another core while the inputs after it are checked (with
-    /// `hashAhead`; else before the next input's check); one that cannot be
+    /// hashed on another core while the inputs after it are checked (a
+    /// rebuild with nothing changed is mostly that hash); one that cannot be
     /// read is reported with the others, before any slow work.
-    static func check(_ project: Project, sink: DiagnosticSink, hashAhead: Bool = true) async -> CheckPass {
+    static func check(_ project: Project, sink: DiagnosticSink) async -> CheckPass {
         let env = CheckEnvironment(project: project, sink: sink)
         var pass = CheckPass()
         var large: [String] = []
@@ -246,12 +244,7 @@ public enum Builder {
                             let hashed = try? Digest.hexOfFile(url)
                             return (path, hashed.map { SourceFile(path: path, sha256: $0.sha256, bytes: $0.bytes) })
                         }
-                        if hashAhead {
-                            group.addTask { hash() }
-                        } else {
-                            let (path, file) = hash()
-                            record(path, file)
-                        }
+                        group.addTask { hash() }
                     case .large:
                         break
                     }

@@ -1,5 +1,6 @@
 import Archiving
 import Foundation
+import MCPackSchema
 
 /// What `mcpack diff` needs of one version: the payload manifest, the
 /// bag-info labels and the small data files (bundle.json, and those the

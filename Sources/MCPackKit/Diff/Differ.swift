@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 
 /// One difference between two versions, in the words the team uses.
 public struct Change: Sendable, Encodable, Equatable {
@@ -124,8 +125,8 @@ public enum Differ {
             changes.append(Change("metadata", a[label] == nil ? "added" : b[label] == nil ? "removed" : "changed",
                                   field: "bag-info.txt \(label)", old: a[label], new: b[label]))
         }
-        func head(_ snapshot: BagSnapshot) -> BundleFile.Head? {
-            snapshot.files["data/bundle.json"].flatMap { try? JSONDecoder().decode(BundleFile.Head.self, from: $0) }
+        func head(_ snapshot: BagSnapshot) -> BundleJSON.Head? {
+            snapshot.files["data/bundle.json"].flatMap { try? JSONDecoder().decode(BundleJSON.Head.self, from: $0) }
         }
         let x = head(old)
         let y = head(new)
@@ -140,7 +141,7 @@ public enum Differ {
         if x?.mcpack != y?.mcpack {
             changes.append(Change("metadata", "changed", field: "bundle.json mcpack", old: x?.mcpack ?? "", new: y?.mcpack ?? ""))
         }
-        func inputs(_ head: BundleFile.Head?) -> [String: String] {
+        func inputs(_ head: BundleJSON.Head?) -> [String: String] {
             Dictionary((head?.inputs ?? []).map { ($0.path, $0.sha256) }, uniquingKeysWith: { first, _ in first })
         }
         let inA = inputs(x)

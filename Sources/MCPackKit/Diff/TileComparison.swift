@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 
 /// Which of the document's changed tiles look different, and not only read
@@ -21,7 +22,7 @@ struct TileComparison: Sendable {
     static let overviewSide = 720
 
     struct Side: Sendable {
-        var geometry: DeepZoomGeometry
+        var geometry: PyramidGeometry
         var name: String
         var suffix: String
         /// Tile bytes read so far, by path in the bag.
@@ -87,12 +88,10 @@ struct TileComparison: Sendable {
     /// version has no Deep Zoom document to compare.
     static func compare(_ a: BagSnapshot, _ b: BagSnapshot, oldPath: String, newPath: String, delta: ManifestDelta, lanes: Int = 2) throws -> TileComparison? {
         func side(_ snapshot: BagSnapshot, _ location: String) -> Side? {
-            guard let data = snapshot.files["data/bundle.json"],
-                  let record = (try? JSONDecoder().decode(ComponentRecord<DocumentInput>.self, from: data))?.record,
-                  record.settings.layout == "dz" else { return nil }
-            return Side(geometry: DeepZoomGeometry(width: record.width, height: record.height, tileSize: record.settings.tileSize,
-                                                   overlap: record.settings.overlap),
-                        name: record.name, suffix: record.settings.tileFormat, files: [:], location: location)
+            guard let data = snapshot.files[BundleJSON.path],
+                  let record = try? BundleJSON.component(DocumentRecord.self, named: DocumentRecord.component, from: data),
+                  let pyramid = record.layout, pyramid.kind == .deepZoom else { return nil }
+            return Side(geometry: pyramid.geometry, name: pyramid.name, suffix: pyramid.tileExtension, files: [:], location: location)
         }
         guard let old = side(a, oldPath), let new = side(b, newPath) else { return nil }
         let changed = delta.paths.filter { $0.value.old != nil && $0.value.new != nil }.keys.compactMap(TileName.init).sorted()
@@ -190,7 +189,7 @@ struct TileComparison: Sendable {
 
     /// Groups of visibly changed tiles that touch (sides or corners), each
     /// as the rectangle around its changed blocks, top to bottom.
-    static func regions(_ tiles: [TileName], blocks: [TileName: [PixelRect]], geometry: DeepZoomGeometry) -> [ChangedRegion] {
+    static func regions(_ tiles: [TileName], blocks: [TileName: [PixelRect]], geometry: PyramidGeometry) -> [ChangedRegion] {
         var left = Set(tiles)
         var regions: [ChangedRegion] = []
         for start in tiles.sorted() where left.contains(start) {
@@ -255,7 +254,7 @@ public struct ChangedRegion: Sendable, Encodable, Equatable {
     public var tiles: [String]
 }
 
-extension DeepZoomGeometry {
+extension PyramidGeometry {
     /// Where the tile at (column, row) starts in its level, its overlap included.
     func origin(level: Int, column: Int, row: Int) -> (x: Int, y: Int) {
         (max(column * tileSize - overlap, 0), max(row * tileSize - overlap, 0))

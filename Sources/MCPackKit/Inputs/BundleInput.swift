@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Hashing
 
 /// One input of a bundle (the document, the clauses, the category icons,
@@ -152,19 +153,7 @@ struct MasterSize: InputFact, Codable, Equatable {
 
 /// The tile pyramid the document will be made into: what a viewer needs
 /// to find its tiles.
-struct PyramidLayout: InputFact, Equatable {
-    /// Its .dzi (Deep Zoom) or folder (IIIF) under data/document/.
-    var name: String
-    /// `dz` or `iiif3`.
-    var layout: String
-    var width: Int
-    var height: Int
-    var tileSize: Int
-    /// Pixels each tile repeats of its neighbours (0 for IIIF).
-    var overlap: Int
-    /// The tiles' file extension (`jpeg` for Deep Zoom, `jpg` for IIIF).
-    var tileExtension: String
-}
+extension PyramidLayout: InputFact {}
 
 /// The app icon's asset catalog as it will be written.
 struct AppIconSet: InputFact {
@@ -181,16 +170,12 @@ struct LaunchScreens: InputFact {
 struct IIIFService: InputFact, Equatable {
     /// `[document] iiif_base_url`, without a trailing slash.
     var base: String
-    /// The pyramid's folder under document/, the image's identifier.
-    var name: String
-    var width: Int
-    var height: Int
+    var pyramid: PyramidLayout
     /// The tiles' format: jpeg, png or webp.
     var format: String
-    var tileSize: Int
 
     /// The image service's id, as info.json gives it.
-    var id: String { base + "/" + name }
+    var id: String { base + "/" + pyramid.name }
 }
 
 /// The clause file as read, also when it has mistakes, so that the category
@@ -238,13 +223,6 @@ struct Made<Record> {
     var cached = false
 }
 
-/// An input file, as bundle.json records it.
-struct SourceFile: Codable, Equatable, Sendable {
-    var path: String
-    var sha256: String
-    var bytes: Int
-}
-
 /// What a check may use: the project, a place for its problems, and reads
 /// of whole input files (each hashed as it is read, for bundle.json).
 struct CheckEnvironment {
@@ -276,7 +254,6 @@ struct MakeEnvironment {
     /// The time stamped on every entry, ISO 8601 in UTC.
     let sourceDate: String
     let lanes: Int
-    let tuning: BuildTuning
     let events: (@Sendable (BuildEvent) -> Void)?
 
     func report(_ event: BuildEvent) { events?(event) }

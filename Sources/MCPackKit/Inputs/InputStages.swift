@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 
 /// The stages of `Inputs.all` run without knowing which input is which:
 /// each function opens one input's type, so its settings, plan and record
@@ -38,7 +39,7 @@ extension BundleInput {
 
     static func runDiff(_ old: BagSnapshot, _ new: BagSnapshot, _ delta: ManifestDelta) -> [Change] {
         func side(_ snapshot: BagSnapshot) -> DiffSide<Record> {
-            let record = snapshot.files["data/bundle.json"].flatMap { try? JSONDecoder().decode(ComponentRecord<Self>.self, from: $0).record }
+            let record = snapshot.files[BundleJSON.path].flatMap { try? Self.record(in: $0) }
             return DiffSide(record: record, files: snapshot.files.filter { diffFiles.contains($0.key) })
         }
         return diff(side(old), side(new), delta)

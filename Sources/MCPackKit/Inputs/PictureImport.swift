@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 
 /// The one import step every picture input goes through (the master, the
@@ -26,22 +27,7 @@ enum PictureImport {
 
     /// What bundle.json records of a picture input: what the file was, and
     /// each conversion made.
-    struct Record: Codable, Sendable, Equatable {
-        /// libvips's name for the file's colour space ("srgb", "rgb16", "cmyk").
-        var colourSpace: String
-        /// The embedded profile's description; nil when there was none.
-        var profile: String?
-        var bits: Int
-        var orientation: Int
-        /// In words, in the order they were made; empty when none was needed.
-        var conversions: [String]
-        /// True when mcpack assumed a profile the file did not carry.
-        var assumedProfile: Bool
-
-        enum CodingKeys: String, CodingKey {
-            case colourSpace = "colour_space", profile, bits, orientation, conversions, assumedProfile = "assumed_profile"
-        }
-    }
+    typealias Record = PictureRecord
 
     /// Why a shipped picture is not what every viewer shows right (8-bit
     /// sRGB or grey, untagged or tagged sRGB), or nil when it is.

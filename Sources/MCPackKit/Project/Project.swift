@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 
 /// A project folder: bundle.toml and the files it names.
 public struct Project: Sendable {

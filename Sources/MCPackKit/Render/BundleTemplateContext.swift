@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import SwiftLiteral
 
 /// What Templates/bundle sees (HANDOVER.md, the app's clause data in

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 
 extension HTMLReports {
@@ -145,7 +146,7 @@ extension HTMLReports {
         static func views(_ changes: [Change], tiles: TileComparison, image: String) -> [OverlayView] {
             changes.compactMap { change -> OverlayView? in
                 guard let moved = change.rectangles, let clause = change.clause else { return nil }
-                func drawn(_ rects: [[Int]], _ kind: String, _ master: DeepZoomGeometry) -> [Rectangle] {
+                func drawn(_ rects: [[Int]], _ kind: String, _ master: PyramidGeometry) -> [Rectangle] {
                     rects.filter { $0.count == 4 }.map { r in
                         func percent(_ value: Int, _ total: Int) -> String { String(format: "%.3f%%", Double(value) * 100 / Double(max(total, 1))) }
                         return Rectangle(kind: kind, pixels: r.map(String.init).joined(separator: ", "),

@@ -1,5 +1,6 @@
 import FileIO
 import Foundation
+import MCPackSchema
 import Imaging
 import Mustache
 

@@ -1,6 +1,7 @@
 import Archiving
 import FileIO
 import Foundation
+import MCPackSchema
 import Hashing
 
 /// What verify learns of every file of a bag, from one read of it: its

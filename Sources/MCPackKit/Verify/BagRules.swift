@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Hashing
 
 /// RFC 8493 (BagIt 1.0, and the 0.9x drafts where they differ): the

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 
 /// A bag as the inputs' verify stages see it: its files, and bundle.json's
 /// record of each input, decoded into that input's own type.
@@ -13,7 +14,7 @@ struct BagView {
     /// or it is not in the shape that input writes.
     func record<I: BundleInput>(of input: I.Type) -> I.Record? {
         guard let data = files["data/bundle.json"]?.data else { return nil }
-        return try? JSONDecoder().decode(ComponentRecord<I>.self, from: data).record
+        return try? I.record(in: data)
     }
 
     /// A JSON file of the bag decoded as `type`; a file that is not JSON,
@@ -29,7 +30,7 @@ struct BagView {
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             problems.append(Problem(path, rule, "not well-formed JSON"))
         } catch {
-            problems.append(Problem(path, rule, "not in the shape mcpack writes: \(BundleFile.describe(error))"))
+            problems.append(Problem(path, rule, "not in the shape mcpack writes: \(JSON.describe(error))"))
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 
 /// Rules for bags mcpack made (those holding data/bundle.json): bundle.json
 /// is readable, and each input's files keep the rules that input's verify
@@ -8,7 +9,7 @@ enum ContentRules {
         guard contents.files["data/bundle.json"] != nil else { return [] }
         let bag = BagView(contents: contents)
         var problems: [Problem] = []
-        if let head = bag.decode(BundleFile.Head.self, "data/bundle.json", rule: "bundle-json", &problems),
+        if let head = bag.decode(BundleJSON.Head.self, "data/bundle.json", rule: "bundle-json", &problems),
            head.bundle == nil || head.components == nil {
             problems.append(Problem("data/bundle.json", "bundle-json", "has no \"bundle\" or \"components\" object"))
         }

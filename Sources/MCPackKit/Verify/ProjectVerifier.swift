@@ -1,5 +1,6 @@
 import Archiving
 import Foundation
+import MCPackSchema
 
 /// `mcpack verify` in a project: every input checked as build checks it,
 /// and this version's archive verified and compared with the inputs, so a
@@ -53,7 +54,7 @@ public enum ProjectVerifier {
             guard let path = entry.path, path.hasSuffix("/data/bundle.json"), path.split(separator: "/").count == 3 else { continue }
             var data = Data()
             try reader.readData { data.append(contentsOf: $0) }
-            let inputs = try JSONDecoder().decode(BundleFile.Head.self, from: data).inputs ?? []
+            let inputs = try JSONDecoder().decode(BundleJSON.Head.self, from: data).inputs ?? []
             return Dictionary(inputs.map { ($0.path, $0.sha256) }, uniquingKeysWith: { first, _ in first })
         }
         return [:]

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 @testable import MCPackKit
 import Testing
 

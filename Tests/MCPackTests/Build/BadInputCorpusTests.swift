@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Testing
 @testable import MCPackKit
 

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 @testable import MCPackKit
 import Testing
 
@@ -33,7 +34,7 @@ import Testing
         // 3 icons, categories.json, clauses.json, bundle.json, HANDOVER.md,
         // ClauseData.swift, the preview page with its script and style, the
         // .dzi and every tile
-        let geometry = DeepZoomGeometry(width: TestProject.masterWidth, height: TestProject.masterHeight, tileSize: 254, overlap: 1)
+        let geometry = PyramidGeometry(width: TestProject.masterWidth, height: TestProject.masterHeight, tileSize: 254, overlap: 1)
         #expect(json["files"] as? Int == 8 + 3 + 1 + geometry.totalTiles)
     }
 
@@ -94,7 +95,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let listing = try MCPackBinary.tool(MCPackBinary.gnuTar, ["--utc", "-tvzf", "dist/test-bundle-1.0.0.tar.gz"], in: project.root)
         let lines = listing.stdout.split(separator: "\n")
-        let geometry = DeepZoomGeometry(width: TestProject.masterWidth, height: TestProject.masterHeight, tileSize: 254, overlap: 1)
+        let geometry = PyramidGeometry(width: TestProject.masterWidth, height: TestProject.masterHeight, tileSize: 254, overlap: 1)
         #expect(lines.count == 4 + 8 + 3 + 1 + geometry.totalTiles)
         #expect(lines.allSatisfy { $0.contains("2023-11-14 22:13") && $0.hasPrefix("-rw-r--r-- 0/0") })
         // tag files first, then the payload in byte order

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 @testable import MCPackKit
 import Testing
@@ -305,7 +306,7 @@ import Testing
     @Test func onlyAIIIFDocumentHasAManifest() {
         let clauses = ClauseList(file: ClauseFile(categories: [], clauses: []), path: "assets/clauses.toml")
         #expect(ManifestInput.Needs.gather(from: [MasterSize(width: 600, height: 400), clauses]) == nil)
-        let service = IIIFService(base: Self.base, name: "master", width: 600, height: 400, format: "jpeg", tileSize: 254)
+        let service = IIIFService(base: Self.base, pyramid: PyramidLayout(name: "master", kind: .iiif3, width: 600, height: 400, tileSize: 254, overlap: 0, tileFormat: "jpeg"), format: "jpeg")
         #expect(ManifestInput.Needs.gather(from: [service, clauses])?.service == service)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Hashing
 import Imaging
 @testable import MCPackKit
@@ -19,7 +20,7 @@ import Testing
         #expect(dzi.contains(#"TileSize="254""#) && dzi.contains(#"Overlap="1""#) && dzi.contains(#"Format="jpeg""#))
         #expect(dzi.contains(#"Width="600""#) && dzi.contains(#"Height="400""#))
 
-        let geometry = DeepZoomGeometry(width: 600, height: 400, tileSize: 254, overlap: 1)
+        let geometry = PyramidGeometry(width: 600, height: 400, tileSize: 254, overlap: 1)
         var expected = Set<String>()
         for level in 0...geometry.maxLevel {
             let tiles = geometry.tiles(ofLevel: level)

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 @testable import MCPackKit
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 @testable import MCPackKit
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
         var file = ClauseFile(categories: [Category(name: "Justice", icon: 1, filter: nil)], clauses: [])
         file.clauses.append(Clause(id: "39", title: "No free man", categories: ["Justice"], colour: "#8B1E1E",
                                    translation: translation, context: "", overlays: [Rect(x: overlay[0], y: overlay[1], width: overlay[2], height: overlay[3])]))
-        return ClausesDocument(file, master: MasterSize(width: 600, height: 400))
+        return ClausesDocument(master: PixelSize(width: 600, height: 400), categories: file.categories, clauses: file.clauses)
     }
 
     static func side(_ document: ClausesDocument) -> DiffSide<ClausesInput.Record> {

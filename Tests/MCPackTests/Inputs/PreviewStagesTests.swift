@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 @testable import MCPackKit
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
             Clause(id: "40", title: "To no one will we sell right", categories: ["Justice"], colour: "#1E3A8B", translation: "To no one.",
                    context: "Also still law.", overlays: [Rect(x: 130, y: 44, width: 400, height: 24), Rect(x: 10, y: 70, width: 50, height: 20)]),
         ])
-    static let pyramid = PyramidLayout(name: "master", layout: "dz", width: 600, height: 400, tileSize: 254, overlap: 1, tileExtension: "jpeg")
+    static let pyramid = PyramidLayout(name: "master", kind: .deepZoom, width: 600, height: 400, tileSize: 254, overlap: 1, tileFormat: "jpeg")
 
     static func data(_ file: ClauseFile = file) -> PreviewData {
         PreviewData(bundle: .init(name: "test-bundle", version: "1.0.0", title: "Test <Bundle>", sourceDate: "2015-06-15T00:00:00Z",
@@ -32,8 +33,8 @@ import Testing
                                           name: "master", levels: 11, tiles: 18,
                                           settings: .init(tileSize: 254, overlap: 1, tileFormat: "jpeg", quality: 85, layout: "dz"))
         var files = page
-        files["data/clauses.json"] = JSON.encode(ClausesDocument(file, master: MasterSize(width: 600, height: 400)))
-        files["data/categories.json"] = JSON.encode(file.categories.map { CategoryEntry(number: $0.icon, name: $0.name, filter: $0.filter) })
+        files["data/clauses.json"] = JSON.encode(ClausesDocument(master: PixelSize(width: 600, height: 400), categories: file.categories, clauses: file.clauses))
+        files["data/categories.json"] = JSON.encode(CategoriesDocument(file.categories))
         files["data/bundle.json"] = JSON.encode(["components": ["document": record]])
         for path in ["data/categories/1.png", "data/categories/2.png", "data/document/master.dzi", "data/HANDOVER.md"] {
             files[path] = Data("x".utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 @testable import MCPackKit
 import Testing
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func touchingTilesMakeOneArea() {
-        let geometry = DeepZoomGeometry(width: 1000, height: 1000, tileSize: 100, overlap: 0)
+        let geometry = PyramidGeometry(width: 1000, height: 1000, tileSize: 100, overlap: 0)
         let level = geometry.maxLevel
         let tiles = [(1, 1), (2, 2), (7, 7)].map { TileName(level: level, column: $0.0, row: $0.1) }
         let blocks: [TileName: [PixelRect]] = [

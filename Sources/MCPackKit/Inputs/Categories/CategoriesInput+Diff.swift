@@ -1,11 +1,12 @@
 import Foundation
+import MCPackSchema
 
 extension CategoriesInput {
     /// Categories by number: added, removed, renamed, refiltered, or a new icon.
     static func diff(_ old: DiffSide<Record>, _ new: DiffSide<Record>, _ delta: ManifestDelta) -> [Change] {
-        func list(_ side: DiffSide<Record>) -> [Int: CategoryEntry] {
-            let items = side.decode([CategoryEntry].self, "data/categories.json") ?? []
-            return Dictionary(items.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        func list(_ side: DiffSide<Record>) -> [Int: Category] {
+            let items = side.decode(CategoriesDocument.self, CategoriesDocument.path)?.categories ?? []
+            return Dictionary(items.map { ($0.icon, $0) }, uniquingKeysWith: { first, _ in first })
         }
         let before = list(old)
         let after = list(new)

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 
 extension CategoriesInput {
@@ -7,11 +8,11 @@ extension CategoriesInput {
 
     /// categories/1.png ... N.png match categories.json.
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
-        let path = "data/categories.json"
+        let path = CategoriesDocument.path
         var problems: [Problem] = []
         guard bag.files[path] != nil,
-              let list = bag.decode([CategoryEntry].self, path, rule: "categories-match", &problems) else { return problems }
-        let numbers = list.map(\.number)
+              let list = bag.decode(CategoriesDocument.self, path, rule: "categories-match", &problems)?.categories else { return problems }
+        let numbers = list.map(\.icon)
         if numbers.sorted() != Array(1..<(numbers.count + 1)) {
             problems.append(Problem(path, "categories-match", "categories are not numbered 1...\(list.count)"))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 
 /// The side menu's icons: categories/1.png ... N.png, one per declared
@@ -8,7 +9,7 @@ enum CategoriesInput: BundleInput {
     static let table = "categories"
     static let component = "categories"
     static let payload = ["categories/", "categories.json"]
-    static let diffFiles = ["data/categories.json"]
+    static let diffFiles = [CategoriesDocument.path]
 
     /// Larger icons are almost surely a mistake, and a PNG that claims a
     /// huge size must not be decoded.
@@ -115,8 +116,7 @@ enum CategoriesInput: BundleInput {
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
         var payload = plan.icons.map { PayloadFile(path: "categories/\($0.number).png", bytes: $0.data) }
-        let list = plan.categories.sorted { $0.icon < $1.icon }.map { CategoryEntry(number: $0.icon, name: $0.name, filter: $0.filter) }
-        payload.append(PayloadFile(path: "categories.json", bytes: JSON.encode(list)))
+        payload.append(PayloadFile(path: "categories.json", bytes: JSON.encode(CategoriesDocument(plan.categories))))
         return Made(payload: payload, record: Record(folder: plan.folder, count: plan.icons.count, width: plan.size.width,
                                                      height: plan.size.height, converted: plan.converted))
     }
@@ -167,20 +167,5 @@ enum CategoriesInput: BundleInput {
             env.problem(path, "cannot be converted to sRGB: \(error)")
             return nil
         }
-    }
-}
-
-/// One entry of data/categories.json, the menu in icon order.
-struct CategoryEntry: Codable, Equatable {
-    var number: Int
-    var name: String
-    var filter: String?
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(number, forKey: .number)
-        try container.encode(name, forKey: .name)
-        // Written as null, not left out: the app's decoder expects the key.
-        try container.encode(filter, forKey: .filter)
     }
 }

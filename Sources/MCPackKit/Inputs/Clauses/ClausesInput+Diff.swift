@@ -1,10 +1,11 @@
 import Foundation
+import MCPackSchema
 
 extension ClausesInput {
     /// Clauses by id: added, removed, or changed field by field, texts word by word.
     static func diff(_ old: DiffSide<Record>, _ new: DiffSide<Record>, _ delta: ManifestDelta) -> [Change] {
-        let before = old.decode(ClausesDocument.self, "data/clauses.json")?.clauses ?? []
-        let after = new.decode(ClausesDocument.self, "data/clauses.json")?.clauses ?? []
+        let before = old.decode(ClausesDocument.self, ClausesDocument.path)?.clauses ?? []
+        let after = new.decode(ClausesDocument.self, ClausesDocument.path)?.clauses ?? []
         let beforeByID = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let afterIDs = Set(after.map(\.id))
         var changes: [Change] = []
@@ -16,7 +17,7 @@ extension ClausesInput {
                 changes.append(Change(component, "added", clause: clause.id, new: clause.title))
                 continue
             }
-            let texts: [(String, KeyPath<ClausesDocument.Entry, String>)] = [("title", \.title), ("translation", \.translation), ("context", \.context)]
+            let texts: [(String, KeyPath<Clause, String>)] = [("title", \.title), ("translation", \.translation), ("context", \.context)]
             for (field, key) in texts where was[keyPath: key] != clause[keyPath: key] {
                 let words = WordDiff(was[keyPath: key], clause[keyPath: key])
                 var change = Change(component, "changed", clause: clause.id, field: field,
@@ -24,14 +25,14 @@ extension ClausesInput {
                 change.words = words.segments
                 changes.append(change)
             }
-            let fields: [(String, (ClausesDocument.Entry) -> String)] = [
+            let fields: [(String, (Clause) -> String)] = [
                 ("categories", { $0.categories.joined(separator: ", ") }),
                 ("colour", { $0.colour }),
-                ("overlays", { $0.overlays.map { "[" + $0.pixels.map(String.init).joined(separator: ", ") + "]" }.joined(separator: " ") }),
+                ("overlays", { $0.overlays.map { "[" + $0.values.map(String.init).joined(separator: ", ") + "]" }.joined(separator: " ") }),
             ]
             for (field, describe) in fields where describe(was) != describe(clause) {
                 var change = Change(component, "changed", clause: clause.id, field: field, old: describe(was), new: describe(clause))
-                if field == "overlays" { change.rectangles = RectangleChange(old: was.overlays.map(\.pixels), new: clause.overlays.map(\.pixels)) }
+                if field == "overlays" { change.rectangles = RectangleChange(old: was.overlays.map(\.values), new: clause.overlays.map(\.values)) }
                 changes.append(change)
             }
         }

@@ -1,10 +1,11 @@
 import Foundation
+import MCPackSchema
 
 extension ClausesInput {
     /// clauses.json is the shape mcpack writes, its master is the document's,
     /// its ids are unique and every rectangle lies inside the master.
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
-        let path = "data/clauses.json"
+        let path = ClausesDocument.path
         var problems: [Problem] = []
         guard bag.files[path] != nil,
               let document = bag.decode(ClausesDocument.self, path, rule: "clauses-json", &problems) else { return problems }
@@ -19,11 +20,7 @@ extension ClausesInput {
                 problems.append(Problem(path, "clauses-json", "clause \"\(clause.id)\" appears twice"))
             }
             for overlay in clause.overlays {
-                let r = overlay.pixels
-                guard r.count == 4 else {
-                    problems.append(Problem(path, "clauses-json", "clause \"\(clause.id)\": an overlay without [x, y, width, height] pixels"))
-                    continue
-                }
+                let r = overlay.values
                 if r[2] <= 0 || r[3] <= 0 || r[0] < 0 || r[1] < 0 || r[0] + r[2] > width || r[1] + r[3] > height {
                     problems.append(Problem(path, "overlays-inside", "clause \"\(clause.id)\": rectangle \(r) is not inside the \(width) x \(height) master"))
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 
 /// clauses.toml becomes data/clauses.json: the categories and the clauses,
 /// each rectangle in master pixels and as fractions of the master size, in
@@ -7,7 +8,7 @@ enum ClausesInput: BundleInput {
     static let table = "clauses"
     static let component = "clauses"
     static let payload = ["clauses.json"]
-    static let diffFiles = ["data/clauses.json"]
+    static let diffFiles = [ClausesDocument.path]
 
     struct Settings: Sendable, Equatable {
         var file: String
@@ -55,68 +56,11 @@ enum ClausesInput: BundleInput {
     }
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
-        let document = ClausesDocument(plan.file, master: plan.master)
+        let document = ClausesDocument(master: PixelSize(width: plan.master.width, height: plan.master.height),
+                                       categories: plan.file.categories, clauses: plan.file.clauses)
         return Made(
             payload: [PayloadFile(path: "clauses.json", bytes: JSON.encode(document))],
             record: Record(file: plan.source.path, sha256: plan.source.sha256,
                            clauses: plan.file.clauses.count, categories: plan.file.categories.count))
-    }
-}
-
-/// data/clauses.json: what the app reads to draw the overlays and fill the
-/// detail panel.
-struct ClausesDocument: Codable, Equatable {
-    struct Entry: Codable, Equatable {
-        var id: String
-        var title: String
-        var categories: [String]
-        var colour: String
-        var translation: String
-        var context: String
-        var overlays: [Overlay]
-    }
-
-    struct Overlay: Codable, Equatable {
-        /// x, y, width, height in master pixels.
-        var pixels: [Int]
-        /// The same as fractions of the master's width and height.
-        var fraction: [Double]
-    }
-
-    struct CategoryEntry: Codable, Equatable {
-        var name: String
-        var icon: Int
-        var filter: String?
-
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(name, forKey: .name)
-            try container.encode(icon, forKey: .icon)
-            // Written as null, not left out: the app's decoder expects the key.
-            try container.encode(filter, forKey: .filter)
-        }
-    }
-
-    var master: MasterSize
-    var categories: [CategoryEntry]
-    var clauses: [Entry]
-
-    init(_ file: ClauseFile, master: MasterSize) {
-        func fraction(_ value: Int, _ of: Int) -> Double {
-            // Six decimals: finer than a pixel of a 100,000 px master, and
-            // the same text on every machine.
-            (Double(value) / Double(of) * 1_000_000).rounded() / 1_000_000
-        }
-        self.master = master
-        categories = file.categories.map { CategoryEntry(name: $0.name, icon: $0.icon, filter: $0.filter) }
-        clauses = file.clauses.map { clause in
-            Entry(id: clause.id, title: clause.title, categories: clause.categories, colour: clause.colour,
-                  translation: clause.translation, context: clause.context,
-                  overlays: clause.overlays.map { r in
-                      Overlay(pixels: [r.x, r.y, r.width, r.height],
-                              fraction: [fraction(r.x, master.width), fraction(r.y, master.height),
-                                         fraction(r.width, master.width), fraction(r.height, master.height)])
-                  })
-        }
     }
 }

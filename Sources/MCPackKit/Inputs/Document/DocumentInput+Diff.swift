@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 
 extension DocumentInput {
     /// The master and its settings field by field; the tiles as counts per

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 
 extension DocumentInput {
@@ -47,22 +48,16 @@ extension DocumentInput {
         var problems: [Problem] = []
         let descriptors = bag.files.keys.filter { $0.hasPrefix("data/document/") && $0.hasSuffix(".dzi") }.sorted()
         for path in descriptors {
-            guard let data = bag.files[path]?.data, let text = String(data: data, encoding: .utf8) else { continue }
-            func attribute(_ name: String) -> String? {
-                guard let range = text.range(of: "\(name)=\"([^\"]*)\"", options: .regularExpression) else { return nil }
-                return String(text[range].dropFirst(name.count + 2).dropLast())
-            }
-            guard let tileSize = attribute("TileSize").flatMap(Int.init), let overlap = attribute("Overlap").flatMap(Int.init),
-                  let format = attribute("Format"), let width = attribute("Width").flatMap(Int.init),
-                  let height = attribute("Height").flatMap(Int.init), tileSize > 0, width > 0, height > 0
-            else {
+            guard let data = bag.files[path]?.data else { continue }
+            guard let dzi = DeepZoomDescriptor(data) else {
                 problems.append(Problem(path, "pyramid-dzi", "not a Deep Zoom descriptor with TileSize, Overlap, Format, Width and Height"))
                 continue
             }
+            let (width, height, format) = (dzi.width, dzi.height, dzi.format)
             if let master, master != MasterSize(width: width, height: height) {
                 problems.append(Problem(path, "pyramid-dzi", "describes \(width) x \(height) but bundle.json's master is \(master.width) x \(master.height)"))
             }
-            let geometry = DeepZoomGeometry(width: width, height: height, tileSize: tileSize, overlap: overlap)
+            let geometry = dzi.geometry
             let folder = String(path.dropLast(4)) + "_files/"
             var expected = Set<String>()
             for level in 0...geometry.maxLevel {

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 
 /// The master scan becomes a tile pyramid in data/document/: Deep Zoom
@@ -34,35 +35,7 @@ enum DocumentInput: BundleInput {
         var sources: [SourceRef] { [.large(path: settings.image)] }
     }
 
-    struct Record: Codable, Sendable, Equatable {
-        struct PyramidSettings: Codable, Sendable, Equatable {
-            var tileSize: Int
-            var overlap: Int
-            var tileFormat: String
-            var quality: Int
-            var layout: String
-            /// The IIIF service's base; absent for Deep Zoom.
-            var iiifBaseURL: String?
-
-            enum CodingKeys: String, CodingKey {
-                case tileSize = "tile_size", overlap, tileFormat = "tile_format", quality, layout, iiifBaseURL = "iiif_base_url"
-            }
-        }
-
-        var image: String
-        var sha256: String
-        var format: String
-        var width: Int
-        var height: Int
-        /// The pyramid's name: its .dzi or IIIF folder under data/document/.
-        var name: String
-        var levels: Int
-        var tiles: Int
-        var settings: PyramidSettings
-        /// What the master file was and what was done to it; absent in
-        /// bundles made before mcpack converted colour.
-        var picture: PictureImport.Record?
-    }
+    typealias Record = DocumentRecord
 
     static func settings(_ t: TableReader, paths: ProjectPaths) -> Settings? {
         let image = paths.check(t, "image", kind: .file)
@@ -119,10 +92,10 @@ enum DocumentInput: BundleInput {
             return .failed
         }
         let size = MasterSize(width: picture.width, height: picture.height, note: picture.sizeNote)
-        var facts: [any InputFact] = [size, layout(settings, size: size)]
+        let pyramid = layout(settings, size: size)
+        var facts: [any InputFact] = [size, pyramid]
         if let base = settings.iiifBaseURL {
-            facts.append(IIIFService(base: base, name: pyramidName(settings.image), width: size.width, height: size.height,
-                                     format: settings.tileFormat, tileSize: settings.tileSize))
+            facts.append(IIIFService(base: base, pyramid: pyramid, format: settings.tileFormat))
         }
         return Checked(plan: Plan(settings: settings, format: format, size: size, picture: picture), facts: facts)
     }
@@ -130,21 +103,17 @@ enum DocumentInput: BundleInput {
     /// Where the pyramid's tiles will be and how they are cut. IIIF tiles
     /// have no overlap, and libvips names JPEG ones `.jpg`.
     static func layout(_ settings: Settings, size: MasterSize) -> PyramidLayout {
-        layout(name: pyramidName(settings.image), layout: settings.layout, tileSize: settings.tileSize, overlap: settings.overlap,
-               tileFormat: settings.tileFormat, size: size)
+        PyramidLayout(name: pyramidName(settings.image), kind: settings.layout == "iiif3" ? .iiif3 : .deepZoom, width: size.width,
+                      height: size.height, tileSize: settings.tileSize, overlap: settings.overlap, tileFormat: settings.tileFormat)
     }
 
     /// The pyramid a bundle.json record describes (verify of the pages
     /// that read it).
     static func layout(of record: Record) -> PyramidLayout {
-        layout(name: record.name, layout: record.settings.layout, tileSize: record.settings.tileSize, overlap: record.settings.overlap,
-               tileFormat: record.settings.tileFormat, size: MasterSize(width: record.width, height: record.height))
-    }
-
-    private static func layout(name: String, layout: String, tileSize: Int, overlap: Int, tileFormat: String, size: MasterSize) -> PyramidLayout {
-        let iiif = layout == "iiif3"
-        return PyramidLayout(name: name, layout: layout, width: size.width, height: size.height, tileSize: tileSize,
-                             overlap: iiif ? 0 : overlap, tileExtension: iiif ? IIIFLayout.ext(tileFormat) : tileFormat)
+        // A layout this version does not know is read as Deep Zoom, whose
+        // checks then name what is missing.
+        record.layout ?? PyramidLayout(name: record.name, kind: .deepZoom, width: record.width, height: record.height,
+                                       tileSize: record.settings.tileSize, overlap: record.settings.overlap, tileFormat: record.settings.tileFormat)
     }
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
@@ -154,7 +123,7 @@ enum DocumentInput: BundleInput {
         let pyramid = PyramidSettings(
             tileSize: settings.tileSize, overlap: settings.overlap, format: settings.tileFormat,
             quality: settings.quality, layout: settings.layout == "iiif3" ? .iiif3 : .deepZoom)
-        let geometry = DeepZoomGeometry(width: plan.size.width, height: plan.size.height, tileSize: settings.tileSize, overlap: settings.overlap)
+        let geometry = PyramidGeometry(width: plan.size.width, height: plan.size.height, tileSize: settings.tileSize, overlap: settings.overlap)
         var colour = PictureImport.Record(colourSpace: "", profile: nil, bits: 8, orientation: 1, conversions: [], assumedProfile: false)
         let key = WorkCache.key([source.sha256, name, "\(pyramid.tileSize)", "\(pyramid.overlap)", pyramid.format,
                                  "\(pyramid.quality)", pyramid.layout.rawValue, "colour-1", settings.background ?? "-",

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 
 /// The app icon in every size its idioms need, made from the 1024 px master

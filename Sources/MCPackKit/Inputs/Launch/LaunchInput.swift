@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 
 /// The two-layer launch screen: a background that fills the screen and a
@@ -105,8 +106,7 @@ enum LaunchInput: BundleInput {
         let entry: WorkCache.Entry
         do {
             entry = try env.cache("launch").entry(key, damage: { env.report(.note($0)) }) { folder in
-                try make(in: folder, background: background.image, text: plan.text.image, textSize: plan.textSize, lanes: env.lanes,
-                         resizeSquareOnce: env.tuning.squareResizeOnce)
+                try make(in: folder, background: background.image, text: plan.text.image, textSize: plan.textSize, lanes: env.lanes)
             }
         } catch {
             throw env.failure(background.source.path, "cannot make the launch layers: \(error)")
@@ -166,8 +166,7 @@ enum LaunchInput: BundleInput {
         return Layer(image: image, picture: record, source: source)
     }
 
-    private static func make(in folder: URL, background: Image, text: Image, textSize: (Int) -> (width: Int, height: Int), lanes: Int,
-                             resizeSquareOnce: Bool) throws {
+    private static func make(in folder: URL, background: Image, text: Image, textSize: (Int) -> (width: Int, height: Int), lanes: Int) throws {
         let catalog = folder.appendingPathComponent("Launch.xcassets")
         let textSet = catalog.appendingPathComponent("LaunchText.imageset")
         let backgroundSet = catalog.appendingPathComponent("LaunchBackground.imageset")
@@ -204,7 +203,7 @@ enum LaunchInput: BundleInput {
         let sizes = screens
         let texts = scaledText
         let failures = LockedArray<Error?>(repeating: nil, count: sizes.count)
-        let square = resizeSquareOnce && srgbBackground.width == srgbBackground.height
+        let square = srgbBackground.width == srgbBackground.height
         // Largest first, each to the lane with the least work so far, so
         // the lanes end together (every other size left one lane 20% longer).
         var lanePlan = Array(repeating: [Int](), count: lanes)

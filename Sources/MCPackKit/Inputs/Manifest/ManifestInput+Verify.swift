@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 
 extension ManifestInput {
     /// A IIIF bundle has its manifest; every id in it is an HTTP(S) URI
@@ -42,7 +43,7 @@ extension ManifestInput {
         if services.isEmpty || !services.allSatisfy(serviceIDs.contains) {
             problems.append(Problem(path, "manifest-canvas", "the canvas is painted from \(services.map { "\"\($0)\"" }.joined(separator: ", ")), not from the image service of this bag's info.json (\(serviceIDs.sorted().joined(separator: ", ")))"))
         }
-        guard let clauses = bag.decode(ClausesDocument.self, "data/clauses.json", rule: "clauses-json", &ignored) else { return problems }
+        guard let clauses = bag.decode(ClausesDocument.self, ClausesDocument.path, rule: "clauses-json", &ignored) else { return problems }
         if (canvas.width, canvas.height) != (clauses.master.width, clauses.master.height) {
             problems.append(Problem(path, "manifest-canvas", "the canvas is \(canvas.width) x \(canvas.height) but clauses.json's master is \(clauses.master.width) x \(clauses.master.height)"))
         }
@@ -57,9 +58,8 @@ extension ManifestInput {
         struct Overlay: Hashable { var target: String; var title: String; var text: String }
         var expected: [Overlay: String] = [:]
         for clause in clauses.clauses {
-            for overlay in clause.overlays where overlay.pixels.count == 4 {
-                let r = overlay.pixels
-                expected[Overlay(target: "\(canvas)#xywh=\(r[0]),\(r[1]),\(r[2]),\(r[3])", title: clause.title, text: clause.translation)] = clause.id
+            for r in clause.overlays {
+                expected[Overlay(target: "\(canvas)#xywh=\(r.x),\(r.y),\(r.width),\(r.height)", title: clause.title, text: clause.translation)] = clause.id
             }
         }
         let found = annotations.map { Overlay(target: $0.target, title: $0.label?["en"]?.first ?? "", text: $0.body.value ?? "") }

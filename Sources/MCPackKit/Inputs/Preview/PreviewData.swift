@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 
 /// What the preview page's script draws: the bundle, where the document's
 /// tiles are, the categories and the clauses. It is written into
@@ -20,13 +21,11 @@ struct PreviewData: Codable, Equatable {
         enum CodingKeys: String, CodingKey { case name, version, title, sourceDate = "source_date", archive }
     }
 
+    /// The pyramid as the page's script reads it: the layout's fields, and
+    /// where the page finds it, as written into the page (verify compares
+    /// them with what bundle.json's record gives).
     struct Document: Codable, Equatable {
-        var layout: String
-        var width: Int
-        var height: Int
-        var tileSize: Int
-        var overlap: Int
-        var tileExtension: String
+        var pyramid: PyramidLayout
         /// The deepest level's number: level 0 is 1 x 1 px, each doubles.
         var maxLevel: Int
         /// The .dzi or info.json, relative to the page.
@@ -39,52 +38,65 @@ struct PreviewData: Codable, Equatable {
             case descriptor, tiles
         }
 
-        /// Where the page finds the pyramid, relative to the page.
         init(_ pyramid: PyramidLayout) {
-            let geometry = DeepZoomGeometry(width: pyramid.width, height: pyramid.height, tileSize: pyramid.tileSize, overlap: pyramid.overlap)
-            let iiif = pyramid.layout == "iiif3"
-            layout = pyramid.layout
-            width = pyramid.width
-            height = pyramid.height
-            tileSize = pyramid.tileSize
-            overlap = pyramid.overlap
-            tileExtension = pyramid.tileExtension
-            maxLevel = geometry.maxLevel
-            descriptor = iiif ? "../document/\(pyramid.name)/info.json" : "../document/\(pyramid.name).dzi"
-            tiles = iiif ? "../document/\(pyramid.name)/" : "../document/\(pyramid.name)_files/"
+            self.pyramid = pyramid
+            maxLevel = pyramid.geometry.maxLevel
+            descriptor = "../" + pyramid.descriptorPath
+            tiles = "../" + pyramid.tilesFolder
         }
-    }
-
-    struct Category: Codable, Equatable {
-        var number: Int
-        var name: String
-        var filter: String?
-        /// The icon, relative to the page.
-        var icon: String
 
         func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(number, forKey: .number)
-            try container.encode(name, forKey: .name)
-            try container.encode(filter, forKey: .filter)
-            try container.encode(icon, forKey: .icon)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(pyramid.layout, forKey: .layout)
+            try c.encode(pyramid.width, forKey: .width)
+            try c.encode(pyramid.height, forKey: .height)
+            try c.encode(pyramid.tileSize, forKey: .tileSize)
+            try c.encode(pyramid.overlap, forKey: .overlap)
+            try c.encode(pyramid.tileExtension, forKey: .tileExtension)
+            try c.encode(maxLevel, forKey: .maxLevel)
+            try c.encode(descriptor, forKey: .descriptor)
+            try c.encode(tiles, forKey: .tiles)
+        }
+
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let kind = try c.decode(PyramidLayout.Kind.self, forKey: .layout)
+            descriptor = try c.decode(String.self, forKey: .descriptor)
+            tiles = try c.decode(String.self, forKey: .tiles)
+            maxLevel = try c.decode(Int.self, forKey: .maxLevel)
+            // The page does not name the pyramid; its descriptor's path does.
+            let file = (descriptor as NSString).lastPathComponent
+            let name = kind == .iiif3 ? ((descriptor as NSString).deletingLastPathComponent as NSString).lastPathComponent
+                                      : (file as NSString).deletingPathExtension
+            pyramid = PyramidLayout(
+                name: name, kind: kind,
+                geometry: PyramidGeometry(width: try c.decode(Int.self, forKey: .width), height: try c.decode(Int.self, forKey: .height),
+                                          tileSize: try c.decode(Int.self, forKey: .tileSize), overlap: try c.decode(Int.self, forKey: .overlap)),
+                tileExtension: try c.decode(String.self, forKey: .tileExtension))
         }
     }
 
-    struct Clause: Codable, Equatable {
-        var id: String
-        var title: String
-        var categories: [String]
-        var colour: String
-        var translation: String
-        var context: String
-        /// x, y, width, height in master pixels.
-        var overlays: [[Int]]
+    /// A category of the menu and its icon's path relative to the page.
+    struct ShownCategory: Codable, Equatable {
+        var category: Category
+        var icon: String
+
+        init(_ category: Category) {
+            self.category = category
+            icon = "../categories/\(category.icon).png"
+        }
+
+        func encode(to encoder: Encoder) throws { try category.encode(to: encoder, iconKey: "number", extra: ["icon": icon]) }
+
+        init(from decoder: Decoder) throws {
+            category = try Category(from: decoder, iconKey: "number")
+            icon = try decoder.container(keyedBy: AnyKey.self).decode(String.self, forKey: AnyKey("icon"))
+        }
     }
 
     var bundle: BundleInfo
     var document: Document
-    var categories: [Category]
+    var categories: [ShownCategory]
     var clauses: [Clause]
 }
 
@@ -93,14 +105,8 @@ extension PreviewData {
         self.bundle = bundle
         document = Document(pyramid)
         // In icon order, as categories.json lists them.
-        categories = file.categories.sorted { $0.icon < $1.icon }.map {
-            Category(number: $0.icon, name: $0.name, filter: $0.filter, icon: "../categories/\($0.icon).png")
-        }
-        clauses = file.clauses.map { clause in
-            Clause(id: clause.id, title: clause.title, categories: clause.categories, colour: clause.colour,
-                   translation: clause.translation, context: clause.context,
-                   overlays: clause.overlays.map { [$0.x, $0.y, $0.width, $0.height] })
-        }
+        categories = CategoriesDocument(file.categories).categories.map(ShownCategory.init)
+        clauses = file.clauses
     }
 
     /// The JSON as it stands in the page: compact, keys sorted, and every
@@ -166,8 +172,8 @@ struct PreviewContext {
         sourceDate = bundle.sourceDate
         archive = bundle.archive
         mcpackVersion = MCPackVersion.current
-        let d = data.document
-        document = "\(d.width) x \(d.height) px, \(d.layout == "iiif3" ? "IIIF" : "Deep Zoom"), \(d.maxLevel + 1) levels of \(d.tileSize) px tiles"
+        let d = data.document, pyramid = d.pyramid
+        document = "\(pyramid.width) x \(pyramid.height) px, \(pyramid.kind == .iiif3 ? "IIIF" : "Deep Zoom"), \(d.maxLevel + 1) levels of \(pyramid.tileSize) px tiles"
         clauseCount = data.clauses.count
         categoryCount = data.categories.count
         self.data = data.scriptJSON

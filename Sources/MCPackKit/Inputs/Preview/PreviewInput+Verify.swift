@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 
 extension PreviewInput {
     /// The page and its script and style are read for their references.
@@ -34,7 +35,7 @@ extension PreviewInput {
         do {
             data = try JSONDecoder().decode(PreviewData.self, from: json)
         } catch {
-            problems.append(Problem(path, "preview-data", "its data is not in the shape mcpack writes: \(BundleFile.describe(error))"))
+            problems.append(Problem(path, "preview-data", "its data is not in the shape mcpack writes: \(JSON.describe(error))"))
             return problems + check(references, in: bag)
         }
         references.append((path, data.document.descriptor))
@@ -69,24 +70,20 @@ extension PreviewInput {
     private static func compare(_ data: PreviewData, _ bag: BagView, page: String) -> [Problem] {
         var problems: [Problem] = []
         var ignored: [Problem] = []
-        if let document = bag.decode(ClausesDocument.self, "data/clauses.json", rule: "preview-data", &ignored) {
-            let expected = document.clauses.map { entry in
-                PreviewData.Clause(id: entry.id, title: entry.title, categories: entry.categories, colour: entry.colour,
-                                   translation: entry.translation, context: entry.context, overlays: entry.overlays.map(\.pixels))
-            }
-            problems += differences(data.clauses, expected, id: { "clause \"\($0.id)\"" }, against: "clauses.json", page: page)
+        if let document = bag.decode(ClausesDocument.self, ClausesDocument.path, rule: "preview-data", &ignored) {
+            problems += differences(data.clauses, document.clauses, id: { "clause \"\($0.id)\"" }, against: "clauses.json", page: page)
         }
-        if let list = bag.decode([CategoryEntry].self, "data/categories.json", rule: "preview-data", &ignored) {
-            let shown = data.categories.map { CategoryEntry(number: $0.number, name: $0.name, filter: $0.filter) }
-            problems += differences(shown, list, id: { "category \($0.number) \"\($0.name)\"" }, against: "categories.json", page: page)
+        if let list = bag.decode(CategoriesDocument.self, CategoriesDocument.path, rule: "preview-data", &ignored)?.categories {
+            problems += differences(data.categories.map(\.category), list, id: { "category \($0.icon) \"\($0.name)\"" }, against: "categories.json", page: page)
         }
         if let record = bag.record(of: DocumentInput.self) {
             // What the page would say of the pyramid bundle.json records, by
             // the initializer the build uses: every field the viewer reads.
             let d = data.document, e = PreviewData.Document(DocumentInput.layout(of: record))
-            let facts = [("width", "\(d.width)", "\(e.width)"), ("height", "\(d.height)", "\(e.height)"), ("layout", d.layout, e.layout),
-                         ("tile size", "\(d.tileSize)", "\(e.tileSize)"), ("overlap", "\(d.overlap)", "\(e.overlap)"),
-                         ("tile extension", d.tileExtension, e.tileExtension), ("deepest level", "\(d.maxLevel)", "\(e.maxLevel)"),
+            let (p, q) = (d.pyramid, e.pyramid)
+            let facts = [("width", "\(p.width)", "\(q.width)"), ("height", "\(p.height)", "\(q.height)"), ("layout", p.layout, q.layout),
+                         ("tile size", "\(p.tileSize)", "\(q.tileSize)"), ("overlap", "\(p.overlap)", "\(q.overlap)"),
+                         ("tile extension", p.tileExtension, q.tileExtension), ("deepest level", "\(d.maxLevel)", "\(e.maxLevel)"),
                          ("descriptor", d.descriptor, e.descriptor), ("tiles folder", d.tiles, e.tiles)]
             for (name, shown, built) in facts where shown != built {
                 problems.append(Problem(page, "preview-data", "the document's \(name) is \(shown) in the page but \(built) in bundle.json"))

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 
 /// data/preview/: a page that shows the bundle in a browser from the
 /// unpacked bag, with no server and nothing loaded from outside the bag

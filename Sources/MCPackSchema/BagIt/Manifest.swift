@@ -12,15 +12,15 @@ import Foundation
 /// A line is `checksum`, then spaces or tabs, then md5sum's optional `*`
 /// binary marker, then the path to the end of the line; a CR before the
 /// LF is dropped, and blank lines are skipped.
-struct Manifest {
+public struct Manifest: Sendable {
     /// One line, as offsets into the text: 32-bit, so that the lines of a
     /// large manifest take half the memory (callers read at most 64 MiB).
-    struct Line {
+    public struct Line: Sendable {
         private let start, separator, pathStart, end, line: UInt32
         /// The path was preceded by md5sum's `*` binary marker.
-        let starred: Bool
+        public let starred: Bool
 
-        init(number: Int, checksum: Range<Int>, path: Range<Int>?, starred: Bool) {
+        public init(number: Int, checksum: Range<Int>, path: Range<Int>?, starred: Bool) {
             line = UInt32(number)
             start = UInt32(checksum.lowerBound)
             separator = UInt32(checksum.upperBound)
@@ -30,21 +30,21 @@ struct Manifest {
         }
 
         /// 1-based, counting every line of the text, blank ones too.
-        var number: Int { Int(line) }
-        var checksum: Range<Int> { Int(start)..<Int(separator) }
+        public var number: Int { Int(line) }
+        public var checksum: Range<Int> { Int(start)..<Int(separator) }
         /// nil for a line with no space or tab after its first word.
-        var path: Range<Int>? { pathStart == .max ? nil : Int(pathStart)..<Int(end) }
+        public var path: Range<Int>? { pathStart == .max ? nil : Int(pathStart)..<Int(end) }
     }
 
     /// The manifest's bytes.
-    let text: Data
+    public let text: Data
     /// Every line that is not blank, in order.
-    private(set) var lines: [Line] = []
+    public private(set) var lines: [Line] = []
     /// BagIt 1.0 percent-encodes CR, LF and % in paths; the 0.9x drafts
     /// wrote them as they are.
-    let percentEncoded: Bool
+    public let percentEncoded: Bool
 
-    init(_ data: Data = Data(), percentEncoded: Bool = true) {
+    public init(_ data: Data = Data(), percentEncoded: Bool = true) {
         precondition(data.count < UInt32.max, "a manifest of 4 GiB")
         text = data
         self.percentEncoded = percentEncoded
@@ -52,25 +52,25 @@ struct Manifest {
     }
 
     /// The checksum as written.
-    func checksum(_ line: Line) -> String {
+    public func checksum(_ line: Line) -> String {
         text.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[line.checksum]), as: UTF8.self) }
     }
 
     /// The path as a name (percent-decoded, a leading `./` dropped); nil for
     /// a line without one.
-    func path(_ line: Line) -> String? {
+    public func path(_ line: Line) -> String? {
         guard let range = line.path else { return nil }
         return text.withUnsafeBytes { Self.name(UnsafeRawBufferPointer(rebasing: $0[range]), percentEncoded: percentEncoded) }
     }
 
     /// Lines with md5sum's `*` marker.
-    var starredCount: Int { lines.reduce(0) { $0 + ($1.starred ? 1 : 0) } }
+    public var starredCount: Int { lines.reduce(0) { $0 + ($1.starred ? 1 : 0) } }
 
     // MARK: Writing
 
     /// A manifest's text: `<checksum>  <path>` lines, the paths encoded,
     /// in the order given.
-    static func text<Entries: Sequence>(_ entries: Entries) -> Data where Entries.Element == (checksum: String, path: String) {
+    public static func text<Entries: Sequence>(_ entries: Entries) -> Data where Entries.Element == (checksum: String, path: String) {
         var text = ""
         for entry in entries {
             text += entry.checksum
@@ -82,7 +82,7 @@ struct Manifest {
     }
 
     /// RFC 8493 §2.1.3: CR, LF and % in a manifest path are percent-encoded.
-    static func encodePath(_ path: String) -> String {
+    public static func encodePath(_ path: String) -> String {
         guard path.utf8.contains(where: { $0 == 0x25 || $0 == 0x0A || $0 == 0x0D }) else { return path }
         var out: [UInt8] = []
         out.reserveCapacity(path.utf8.count + 6)
@@ -99,7 +99,7 @@ struct Manifest {
 
     /// The reverse of `encodePath`: %25, %0A and %0D (either case) decoded;
     /// any other % is left as it is.
-    static func decodePath<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    public static func decodePath<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         guard bytes.contains(0x25) else { return String(decoding: bytes, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -184,7 +184,7 @@ struct Manifest {
     /// a step (a zero byte of `word ^ pattern` is a match; the lowest flag
     /// set is exact, as borrows only run upwards).
     @inline(__always)
-    static func firstByte(_ byte: UInt8, _ raw: UnsafeRawPointer, from: Int, to: Int) -> Int {
+    public static func firstByte(_ byte: UInt8, _ raw: UnsafeRawPointer, from: Int, to: Int) -> Int {
         var i = from
         let pattern = ones &* UInt64(byte)
         while i + 8 <= to {
@@ -200,7 +200,7 @@ struct Manifest {
     /// The index of the first byte at or below 0x20 (space, tab, CR, LF and
     /// the other control bytes) in `from..<to`, or `to`: the checksum's end.
     @inline(__always)
-    static func firstControlOrSpace(_ raw: UnsafeRawPointer, from: Int, to: Int) -> Int {
+    public static func firstControlOrSpace(_ raw: UnsafeRawPointer, from: Int, to: Int) -> Int {
         var i = from
         while i + 8 <= to {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
@@ -211,107 +211,5 @@ struct Manifest {
         }
         while i < to && raw.load(fromByteOffset: i, as: UInt8.self) > 0x20 { i += 1 }
         return i
-    }
-}
-
-/// The lines in which two payload manifests differ, found without turning
-/// the 17,000 lines they share into strings: a diff of a large bundle is
-/// mostly this comparison, and only the few hundred paths that differ are
-/// ever looked at by name.
-struct ManifestDelta {
-    /// Payload path to its checksum before and after; nil where it is absent.
-    private(set) var paths: [String: (old: String?, new: String?)] = [:]
-
-    init(old: Manifest, new: Manifest) {
-        let a = Self.ordered(old)
-        let b = Self.ordered(new)
-        old.text.withUnsafeBytes { p in
-            new.text.withUnsafeBytes { q in
-                var i = 0
-                var j = 0
-                while i < a.count || j < b.count {
-                    let order = i == a.count ? 1 : j == b.count ? -1 : Self.compare(p, a[i].path!, q, b[j].path!)
-                    if order < 0 {
-                        record(old.path(a[i])!, old: old.checksum(a[i]), new: nil)
-                        i += 1
-                    } else if order > 0 {
-                        record(new.path(b[j])!, old: nil, new: new.checksum(b[j]))
-                        j += 1
-                    } else {
-                        if Self.compare(p, a[i].checksum, q, b[j].checksum) != 0 {
-                            record(old.path(a[i])!, old: old.checksum(a[i]), new: new.checksum(b[j]))
-                        }
-                        i += 1
-                        j += 1
-                    }
-                }
-            }
-        }
-    }
-
-    subscript(path: String) -> (old: String?, new: String?)? { paths[path] }
-
-    /// A changed checksum: both sides hold the path with different ones.
-    func changed(_ path: String) -> Bool {
-        guard let pair = paths[path] else { return false }
-        return pair.old != nil && pair.new != nil
-    }
-
-    /// Two byte spellings of one name (NFC on one side, NFD from a Mac on
-    /// the other; `%0a` and `%0A`) are one Swift string: their halves meet
-    /// here, and a path whose two halves agree did not change.
-    private mutating func record(_ path: String, old: String?, new: String?) {
-        let was = paths[path]
-        let pair = (old: was?.old ?? old, new: was?.new ?? new)
-        paths[path] = pair.old != nil && pair.old == pair.new ? nil : pair
-    }
-
-    /// The lines with a path in byte order of their paths, a path listed
-    /// twice kept at its first line. mcpack writes manifests sorted, so
-    /// this is one pass; other tools' manifests are sorted here.
-    private static func ordered(_ manifest: Manifest) -> [Manifest.Line] {
-        var lines = manifest.lines
-        if lines.contains(where: { $0.path == nil }) { lines.removeAll { $0.path == nil } }
-        manifest.text.withUnsafeBytes { p in
-            var ordered = true
-            for k in lines.indices.dropFirst() where compare(p, lines[k - 1].path!, p, lines[k].path!) >= 0 {
-                ordered = false
-                break
-            }
-            guard !ordered else { return }
-            // Stable, so of a path listed twice the first line is kept below.
-            lines = lines.enumerated().sorted { x, y in
-                let order = compare(p, x.element.path!, p, y.element.path!)
-                return order != 0 ? order < 0 : x.offset < y.offset
-            }.map(\.element)
-            lines = lines.indices.filter { $0 == 0 || compare(p, lines[$0 - 1].path!, p, lines[$0].path!) != 0 }.map { lines[$0] }
-        }
-        return lines
-    }
-
-    /// Byte order of two ranges, each of its own buffer: eight bytes a step,
-    /// read big-endian so that integer order is byte order.
-    @inline(__always)
-    private static func compare(_ p: UnsafeRawBufferPointer, _ x: Range<Int>, _ q: UnsafeRawBufferPointer, _ y: Range<Int>) -> Int {
-        let m = x.count
-        let n = y.count
-        let common = min(m, n)
-        guard common > 0 else { return m < n ? -1 : m > n ? 1 : 0 }
-        let a = p.baseAddress! + x.lowerBound
-        let b = q.baseAddress! + y.lowerBound
-        var k = 0
-        while k + 8 <= common {
-            let u = UInt64(bigEndian: a.loadUnaligned(fromByteOffset: k, as: UInt64.self))
-            let v = UInt64(bigEndian: b.loadUnaligned(fromByteOffset: k, as: UInt64.self))
-            if u != v { return u < v ? -1 : 1 }
-            k += 8
-        }
-        while k < common {
-            let u = a.load(fromByteOffset: k, as: UInt8.self)
-            let v = b.load(fromByteOffset: k, as: UInt8.self)
-            if u != v { return u < v ? -1 : 1 }
-            k += 1
-        }
-        return m < n ? -1 : m > n ? 1 : 0
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import TOMLKit
 
 /// clauses.toml, typed: the categories of the side menu and the clauses
@@ -9,32 +10,6 @@ public struct ClauseFile: Sendable, Equatable {
     /// False when a [[category]] could not be read, so the icons cannot be
     /// matched one to one against the categories.
     var categoriesComplete = true
-}
-
-public struct Category: Sendable, Codable, Equatable {
-    public var name: String
-    /// The number of its icon: categories/<icon>.png.
-    public var icon: Int
-    /// "all" or "none" for the two menu entries that tag no clause.
-    public var filter: String?
-}
-
-public struct Clause: Sendable, Codable, Equatable {
-    public var id: String
-    public var title: String
-    public var categories: [String]
-    public var colour: String
-    public var translation: String
-    public var context: String
-    public var overlays: [Rect]
-}
-
-/// A rectangle in master-image pixels.
-public struct Rect: Sendable, Codable, Equatable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
 }
 
 extension ClauseFile {

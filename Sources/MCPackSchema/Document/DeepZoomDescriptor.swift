@@ -1,0 +1,38 @@
+import Foundation
+
+/// A Deep Zoom descriptor (`<name>.dzi`), as dzsave writes it:
+/// `<Image TileSize=".." Overlap=".." Format=".."><Size Width=".." Height=".."/></Image>`.
+/// Read by its attributes, as viewers do, with no XML library (the app
+/// reading it links nothing but Foundation).
+public struct DeepZoomDescriptor: Sendable, Equatable {
+    public var tileSize: Int
+    public var overlap: Int
+    /// The tiles' file extension.
+    public var format: String
+    public var width: Int
+    public var height: Int
+
+    public init(tileSize: Int, overlap: Int, format: String, width: Int, height: Int) {
+        self.tileSize = tileSize
+        self.overlap = overlap
+        self.format = format
+        self.width = width
+        self.height = height
+    }
+
+    /// nil when a field is missing or a size is not positive.
+    public init?(_ data: Data) {
+        guard let text = String(data: data, encoding: .utf8) else { return nil }
+        func attribute(_ name: String) -> String? {
+            guard let range = text.range(of: "\(name)=\"([^\"]*)\"", options: .regularExpression) else { return nil }
+            return String(text[range].dropFirst(name.count + 2).dropLast())
+        }
+        guard let tileSize = attribute("TileSize").flatMap(Int.init), let overlap = attribute("Overlap").flatMap(Int.init),
+              let format = attribute("Format"), let width = attribute("Width").flatMap(Int.init),
+              let height = attribute("Height").flatMap(Int.init), tileSize > 0, overlap >= 0, width > 0, height > 0
+        else { return nil }
+        self.init(tileSize: tileSize, overlap: overlap, format: format, width: width, height: height)
+    }
+
+    public var geometry: PyramidGeometry { PyramidGeometry(width: width, height: height, tileSize: tileSize, overlap: overlap) }
+}
