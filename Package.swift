@@ -113,6 +113,9 @@ let package = Package(
         .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "MCPackSchema", "Imaging", "Archiving", "Hashing", "FileIO", "SwiftLiteral",
                                                         "mcpack-build-stop", "toml-crash-probe"]),
 
+        // The schema on its own: it links Foundation and nothing else.
+        .testTarget(name: "SchemaTests", dependencies: ["MCPackSchema"]),
+
         // The Swift faces of libarchive, zlib, OpenSSL and POSIX, each tested
         // on its own, without the kit.
         .testTarget(name: "BoundaryTests", dependencies: ["Archiving", "Hashing", "FileIO"]),

@@ -1,0 +1,57 @@
+import Foundation
+import MCPackSchema
+import Testing
+
+/// The pyramid's geometry as libvips cuts it, and the descriptors that
+/// name it: what verify checks against and the app reads tiles by.
+@Suite struct PyramidTests {
+    @Test func levelsRoundUpAndTilesCarryTheirOverlap() {
+        let g = PyramidGeometry(width: 600, height: 400, tileSize: 254, overlap: 1)
+        #expect(g.maxLevel == 10)
+        #expect(g.size(ofLevel: 10) == (600, 400))
+        #expect(g.size(ofLevel: 9) == (300, 200))
+        #expect(g.size(ofLevel: 0) == (1, 1))
+        #expect(g.tiles(ofLevel: 10) == (3, 2))
+        // Inner edges repeat one pixel of the neighbour; outer edges do not.
+        #expect(g.tileFrame(level: 10, column: 0, row: 0) == Rect(x: 0, y: 0, width: 255, height: 255))
+        #expect(g.tileFrame(level: 10, column: 1, row: 1) == Rect(x: 253, y: 253, width: 256, height: 147))
+        #expect(g.tileFrame(level: 10, column: 2, row: 0) == Rect(x: 507, y: 0, width: 93, height: 255))
+        #expect(g.totalTiles == (0...10).reduce(0) { $0 + g.tiles(ofLevel: $1).columns * g.tiles(ofLevel: $1).rows })
+    }
+
+    @Test func aDeepZoomDescriptorIsReadByItsAttributes() throws {
+        let dzi = Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Image xmlns="http://schemas.microsoft.com/deepzoom/2008" Format="jpeg" Overlap="1" TileSize="254">
+              <Size Height="400" Width="600"/>
+            </Image>
+            """.utf8)
+        let descriptor = try #require(DeepZoomDescriptor(dzi))
+        #expect(descriptor == DeepZoomDescriptor(tileSize: 254, overlap: 1, format: "jpeg", width: 600, height: 400))
+        #expect(DeepZoomDescriptor(Data(#"<Image TileSize="254" Overlap="1" Format="jpeg"><Size Width="0" Height="4"/></Image>"#.utf8)) == nil)
+        #expect(DeepZoomDescriptor(Data("<Image/>".utf8)) == nil)
+    }
+
+    @Test func theDocumentsRecordLocatesItsPyramid() throws {
+        let record = DocumentRecord(image: "assets/document/m.tif", sha256: "aa", format: "tiff", width: 600, height: 400, name: "m",
+                                    levels: 11, tiles: 18,
+                                    settings: .init(tileSize: 254, overlap: 1, tileFormat: "jpeg", quality: 85, layout: "iiif3",
+                                                    iiifBaseURL: "https://example.org/iiif"))
+        let layout = try #require(record.layout)
+        #expect(layout.kind == .iiif3)
+        #expect(layout.overlap == 0, "IIIF tiles have no overlap")
+        #expect(layout.tileExtension == "jpg")
+        #expect(layout.descriptorPath == "document/m/info.json")
+        let bundle = JSON.encode(["components": ["document": record]])
+        #expect(try BundleJSON.component(DocumentRecord.self, named: DocumentRecord.component, from: bundle) == record)
+        #expect(try BundleJSON.component(DocumentRecord.self, named: "other", from: bundle) == nil)
+    }
+
+    @Test func manifestLinesKeepTheirPathsEncoded() {
+        let text = Manifest.text([(checksum: "ab", path: "data/a%b\nc.txt"), (checksum: "cd", path: "data/plain.txt")])
+        #expect(String(decoding: text, as: UTF8.self) == "ab  data/a%25b%0Ac.txt\ncd  data/plain.txt\n")
+        let manifest = Manifest(text)
+        #expect(manifest.lines.compactMap(manifest.path) == ["data/a%b\nc.txt", "data/plain.txt"])
+        #expect(manifest.lines.map(manifest.checksum) == ["ab", "cd"])
+    }
+}
