@@ -113,9 +113,9 @@ public enum Builder {
         // minutes of tiling; then make each one.
         let checked = await check(project, sink: sink)
         try sink.throwIfErrors()
-        guard let mtime, let clauses = checked.fact(ClauseList.self), let master = checked.fact(MasterSize.self) else {
-            throw InputError(sink.all)
-        }
+        // The bundle's templates need facts as an input does; a project whose
+        // checks gave none of them has reported why.
+        guard let mtime, let needs = BundleTemplateContext.Needs.gather(from: checked.facts) else { throw InputError(sink.all) }
         // One input at a time: making the launch layers beside the tiling
         // took a 34,000 px build past its 256 MB memory budget. An input may
         // use every core for its own work, as the tiling does.
@@ -138,7 +138,7 @@ public enum Builder {
         let sources = sortedSources(project, Array(checked.sources.values))
         var payload = made.flatMap(\.payload)
         let rendered = try TemplateSet.load("bundle").render(
-            BundleTemplateContext(project, clauses: clauses, master: master, sources: sources, sourceDate: isoDate(mtime, time: true)))
+            BundleTemplateContext(project, needs: needs, sources: sources, sourceDate: isoDate(mtime, time: true)))
         payload += rendered.map { PayloadFile(path: $0.path, bytes: $0.data) }
         let bundle = BundleFile(
             mcpack: MCPackVersion.current,

@@ -110,10 +110,14 @@ public enum Differ {
     /// Files no input makes (the rendered templates, say), by path;
     /// bundle.json's changes are told as metadata.
     static func files(_ delta: ManifestDelta) -> [Change] {
-        delta.fileChanges(component: "files") { path in
-            path != "data/bundle.json" && Inputs.owner(of: path) == nil
+        delta.fileChanges(component: filesComponent) { path in
+            path != BundleJSON.path && Inputs.owner(of: path) == nil
         }
     }
+
+    /// The report's names for the changes no input owns: files no input
+    /// makes, and the bag's and bundle.json's own fields.
+    static let filesComponent = "files", metadataComponent = "metadata"
 
     // MARK: metadata
 
@@ -122,11 +126,11 @@ public enum Differ {
         let a = Dictionary(old.info, uniquingKeysWith: { first, _ in first })
         let b = Dictionary(new.info, uniquingKeysWith: { first, _ in first })
         for label in Set(a.keys).union(b.keys).sorted() where a[label] != b[label] {
-            changes.append(Change("metadata", a[label] == nil ? "added" : b[label] == nil ? "removed" : "changed",
+            changes.append(Change(metadataComponent, a[label] == nil ? "added" : b[label] == nil ? "removed" : "changed",
                                   field: "bag-info.txt \(label)", old: a[label], new: b[label]))
         }
         func head(_ snapshot: BagSnapshot) -> BundleJSON.Head? {
-            snapshot.files["data/bundle.json"].flatMap { try? JSONDecoder().decode(BundleJSON.Head.self, from: $0) }
+            snapshot.files[BundleJSON.path].flatMap { try? JSONDecoder().decode(BundleJSON.Head.self, from: $0) }
         }
         let x = head(old)
         let y = head(new)
@@ -136,10 +140,10 @@ public enum Differ {
         for (field, value) in fields {
             let a = x?.bundle.map(value)
             let b = y?.bundle.map(value)
-            if a != b { changes.append(Change("metadata", "changed", field: "bundle.json bundle.\(field)", old: a, new: b)) }
+            if a != b { changes.append(Change(metadataComponent, "changed", field: "bundle.json bundle.\(field)", old: a, new: b)) }
         }
         if x?.mcpack != y?.mcpack {
-            changes.append(Change("metadata", "changed", field: "bundle.json mcpack", old: x?.mcpack ?? "", new: y?.mcpack ?? ""))
+            changes.append(Change(metadataComponent, "changed", field: "bundle.json mcpack", old: x?.mcpack ?? "", new: y?.mcpack ?? ""))
         }
         func inputs(_ head: BundleJSON.Head?) -> [String: String] {
             Dictionary((head?.inputs ?? []).map { ($0.path, $0.sha256) }, uniquingKeysWith: { first, _ in first })
@@ -147,7 +151,7 @@ public enum Differ {
         let inA = inputs(x)
         let inB = inputs(y)
         for path in Set(inA.keys).union(inB.keys).sorted() where inA[path] != inB[path] {
-            changes.append(Change("metadata", inA[path] == nil ? "added" : inB[path] == nil ? "removed" : "changed",
+            changes.append(Change(metadataComponent, inA[path] == nil ? "added" : inB[path] == nil ? "removed" : "changed",
                                   field: "input", path: path, old: inA[path].map { String($0.prefix(12)) }, new: inB[path].map { String($0.prefix(12)) }))
         }
         return changes
@@ -160,28 +164,23 @@ public enum Differ {
     static func summary(_ changes: [Change], regions: Int? = nil) -> String {
         guard !changes.isEmpty else { return "identical" }
         var parts: [String] = []
-        for component in Inputs.all.map({ $0.component }) + ["files", "metadata"] {
-            let mine = changes.filter { $0.component == component }
-            guard !mine.isEmpty else { continue }
-            switch component {
-            case "clauses", "categories":
-                let key: (Change) -> String = { component == "clauses" ? ($0.clause ?? "") : "\($0.category ?? 0)" }
-                var counts: [String: Set<String>] = [:]
-                for change in mine { counts[change.kind, default: []].insert(key(change)) }
-                let text = ["changed", "added", "removed"].compactMap { kind in counts[kind].map { "\($0.count) \(kind)" } }
-                parts.append("\(component): " + text.joined(separator: ", "))
-            case "document":
-                let tiles = mine.compactMap(\.tiles)
-                let master = mine.contains { $0.field == "master" }
-                let settings = mine.count { $0.field != "tiles" && $0.field != "master" }
-                parts.append("document: " + ([master ? "master changed" : nil,
-                                               settings > 0 ? plural(settings, "setting") : nil] + tileSummary(tiles, regions: regions))
-                    .compactMap { $0 }.joined(separator: ", "))
-            default:
-                parts.append("\(component): \(mine.count) \(component == "metadata" ? "field" : "file")\(mine.count == 1 ? "" : "s")")
-            }
+        for input in Inputs.all {
+            let mine = changes.filter { $0.component == input.component }
+            if !mine.isEmpty { parts.append(input.summary(mine, regions: regions)) }
+        }
+        for (component, noun) in [(filesComponent, "file"), (metadataComponent, "field")] {
+            let count = changes.count { $0.component == component }
+            if count > 0 { parts.append("\(component): \(plural(count, noun))") }
         }
         return parts.joined(separator: "; ")
+    }
+
+    /// The changes' subjects counted by kind: "clauses: 2 changed, 1 added".
+    static func countSummary(_ component: String, _ changes: [Change], subject: (Change) -> String) -> String {
+        var counts: [String: Set<String>] = [:]
+        for change in changes { counts[change.kind, default: []].insert(subject(change)) }
+        let text = ["changed", "added", "removed"].compactMap { kind in counts[kind].map { "\($0.count) \(kind)" } }
+        return "\(component): " + text.joined(separator: ", ")
     }
 
     static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

@@ -27,12 +27,17 @@ public struct PixelChange: Sendable, Encodable, Equatable {
 }
 
 extension Differ {
-    /// Pictures whose manifest hashes differ: where a diff says how they changed.
+    /// Pictures whose manifest hashes differ: where a diff says how they
+    /// changed. Each input says which of its files are pictures to compare.
     static func isPicture(_ change: Change) -> Bool {
         guard change.kind == "changed", let path = change.path else { return false }
+        return Inputs.owner(of: path)?.comparesPixels(path) == true
+    }
+
+    /// A file a picture diff can decode: PNG or JPEG.
+    static func isPictureFile(_ path: String) -> Bool {
         let lower = path.lowercased()
-        return (path.hasPrefix("data/icons/") || path.hasPrefix("data/launch/") || path.hasPrefix("data/categories/"))
-            && (lower.hasSuffix(".png") || lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg"))
+        return lower.hasSuffix(".png") || lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg")
     }
 
     /// Reads each changed picture from both versions (one pass over each) and

@@ -88,9 +88,8 @@ struct TileComparison: Sendable {
     /// version has no Deep Zoom document to compare.
     static func compare(_ a: BagSnapshot, _ b: BagSnapshot, oldPath: String, newPath: String, delta: ManifestDelta, lanes: Int = 2) throws -> TileComparison? {
         func side(_ snapshot: BagSnapshot, _ location: String) -> Side? {
-            guard let data = snapshot.files[BundleJSON.path],
-                  let record = try? BundleJSON.component(DocumentRecord.self, named: DocumentRecord.component, from: data),
-                  let pyramid = record.layout, pyramid.kind == .deepZoom else { return nil }
+            guard let pyramid = PyramidLayout.gather(from: Inputs.facts(fromBundleJSON: snapshot.files[BundleJSON.path])),
+                  pyramid.kind == .deepZoom else { return nil }
             return Side(geometry: pyramid.geometry, name: pyramid.name, suffix: pyramid.tileExtension, files: [:], location: location)
         }
         guard let old = side(a, oldPath), let new = side(b, newPath) else { return nil }

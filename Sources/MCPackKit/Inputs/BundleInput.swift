@@ -61,6 +61,36 @@ protocol BundleInput: SendableMetatype {
     /// What verify holds of one of its files (`path` inside the bag) for
     /// its rules, besides the digests every file gets: by default nothing.
     static func verifyKeeps(_ path: String) -> VerifyKeeps
+
+    /// The facts its record in bundle.json gives, for verify and diff,
+    /// which run no check to learn them: what the other inputs' rules need
+    /// (the master's size, the pyramid), so no input decodes another's record.
+    static func facts(from record: Record) -> [any InputFact]
+
+    /// Its part of the diff summary line, given its changes (never empty);
+    /// by default "<component>: N files". `regions` is the number of
+    /// visibly changed areas when the tiles were decoded (`--pixels`).
+    static func summary(_ changes: [Change], regions: Int?) -> String
+
+    /// Whether its file at `path` (inside the bag) is a picture that
+    /// `diff --pixels` decodes to say how it changed.
+    static func comparesPixels(_ path: String) -> Bool
+
+    /// Whether the diff page shows its changed file at `path` before and
+    /// after (a picture small enough to show whole).
+    static func showsOnDiffPage(_ path: String) -> Bool
+
+    /// How the diff page lists its changes that are not pictures: as text
+    /// diffs with words marked, or in the table of other changes.
+    static var diffPageRows: DiffPageRows { get }
+}
+
+/// How the diff page lists an input's changes.
+enum DiffPageRows {
+    /// Each a text diff with its words marked (clause texts).
+    case texts
+    /// A row of the table of other changes.
+    case others
 }
 
 /// How much of a file verify keeps while it streams a bag, for the rules
@@ -85,6 +115,11 @@ extension BundleInput {
     static var diffFiles: [String] { [] }
     static var defaultSettings: Settings? { nil }
     static func verifyKeeps(_ path: String) -> VerifyKeeps { .digests }
+    static func facts(from record: Record) -> [any InputFact] { [] }
+    static func summary(_ changes: [Change], regions: Int?) -> String { "\(component): \(Differ.plural(changes.count, "file"))" }
+    static func comparesPixels(_ path: String) -> Bool { false }
+    static func showsOnDiffPage(_ path: String) -> Bool { false }
+    static var diffPageRows: DiffPageRows { .others }
 
     /// Whether this input makes the file at `path`, a path inside the bag
     /// (`data/icons/...`). One input owns each file: where two payload
@@ -111,6 +146,18 @@ enum Inputs {
         DocumentInput.self, ClausesInput.self, CategoriesInput.self, IconsInput.self, LaunchInput.self, ManifestInput.self,
         PreviewInput.self,
     ]
+
+    /// The input whose bundle.json component is `component`.
+    static func named(_ component: String) -> (any BundleInput.Type)? {
+        all.first { $0.component == component }
+    }
+
+    /// Every fact the records of a bundle.json give (nothing when it is
+    /// missing or unreadable; each record that cannot be read gives none).
+    static func facts(fromBundleJSON data: Data?) -> [any InputFact] {
+        guard let data else { return [] }
+        return all.flatMap { $0.recordFacts(data) }
+    }
 
     /// The input that makes the file at `path` (inside the bag), if any.
     static func owner(of path: String) -> (any BundleInput.Type)? {

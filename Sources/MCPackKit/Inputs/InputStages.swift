@@ -33,6 +33,12 @@ extension BundleInput {
         return MadeInput(component: component, payload: made.payload, record: made.record, cached: made.cached)
     }
 
+    /// The facts this input's record in `bundleJSON` gives.
+    static func recordFacts(_ bundleJSON: Data) -> [any InputFact] {
+        guard let record = try? record(in: bundleJSON) else { return [] }
+        return facts(from: record)
+    }
+
     static func runVerify(_ bag: BagView) -> [Problem] {
         verify(bag.record(of: Self.self), in: bag)
     }

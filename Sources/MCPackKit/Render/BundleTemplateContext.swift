@@ -54,7 +54,20 @@ struct BundleTemplateContext {
     var clauses: [ClauseItem]
     var inputs: [InputItem]
 
-    init(_ project: Project, clauses list: ClauseList, master: MasterSize, sources: [SourceFile], sourceDate: String) {
+    /// What the templates show of the inputs, gathered from the facts their
+    /// checks published, as an input's `Needs` is.
+    struct Needs: InputFact {
+        var clauses: ClauseList
+        var master: MasterSize
+
+        static func gather(from facts: [any InputFact]) -> Needs? {
+            guard let clauses = ClauseList.gather(from: facts), let master = MasterSize.gather(from: facts) else { return nil }
+            return Needs(clauses: clauses, master: master)
+        }
+    }
+
+    init(_ project: Project, needs: Needs, sources: [SourceFile], sourceDate: String) {
+        let (list, master) = (needs.clauses, needs.master)
         let config = project.config
         let file = list.file
         name = config.name

@@ -155,12 +155,14 @@ public enum HTMLReports {
         return try diff(report, oldFiles: BagSnapshot.files(paths, of: old), newFiles: BagSnapshot.files(paths, of: new))
     }
 
-    /// Pictures the page shows before and after: icons, launch layers and
-    /// previews, category icons. (The launch screens are crops of the
-    /// background layer, shown already.)
+    /// Pictures the page shows before and after, as each input says.
     static func isShownPicture(_ path: String) -> Bool {
-        (path.hasPrefix("data/icons/") || path.hasPrefix("data/launch/Launch.xcassets/") || path.hasPrefix("data/launch/preview/")
-            || path.hasPrefix("data/categories/")) && path.hasSuffix(".png")
+        Inputs.owner(of: path)?.showsOnDiffPage(path) == true
+    }
+
+    /// Whether the input that made `change` lists its changes as text diffs.
+    static func isTextRow(_ change: Change) -> Bool {
+        Inputs.named(change.component)?.diffPageRows == .texts
     }
 
     /// The page, with the changed pictures' bytes from each version.
@@ -169,7 +171,7 @@ public enum HTMLReports {
         let images = imagePaths.map { path in
             PairView(label: path, old: before[path].flatMap { try? Image(data: $0) }, new: after[path].flatMap { try? Image(data: $0) })
         }
-        let clauses = report.changes.filter { $0.component == "clauses" }.map { change in
+        let clauses = report.changes.filter(isTextRow).map { change in
             let html: String
             if let words = change.words {
                 html = words.map { segment in
@@ -187,7 +189,7 @@ public enum HTMLReports {
         }
         let shownTiles = report.tiles != nil
         let others = report.changes.filter { change in
-            change.component != "clauses" && !imagePaths.contains(change.path ?? "") && !(shownTiles && change.tiles != nil)
+            !isTextRow(change) && !imagePaths.contains(change.path ?? "") && !(shownTiles && change.tiles != nil)
         }.map { change in
             let subject = [change.category.map { "category \($0)" }, change.field, change.path].compactMap { $0 }.joined(separator: " ")
             return DiffPage.OtherRow(component: change.component, kind: change.kind, subject: subject.isEmpty ? change.kind : subject,

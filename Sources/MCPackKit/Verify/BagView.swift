@@ -5,6 +5,17 @@ import MCPackSchema
 /// record of each input, decoded into that input's own type.
 struct BagView {
     let contents: BagContents
+    /// What the inputs' records in bundle.json say, for rules that need
+    /// another input's facts (the master's size, the pyramid).
+    let facts: [any InputFact]
+
+    init(contents: BagContents) {
+        self.contents = contents
+        facts = Inputs.facts(fromBundleJSON: contents.files[BundleJSON.path]?.data)
+    }
+
+    /// A fact an input's record gives, gathered as a check would.
+    func fact<F: InputFact>(_ type: F.Type) -> F? { F.gather(from: facts) }
 
     var files: [String: BagFile] { contents.files }
     /// Where reading stopped before the end, when it did.

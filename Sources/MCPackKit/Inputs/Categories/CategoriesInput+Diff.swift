@@ -32,4 +32,13 @@ extension CategoriesInput {
         }
         return changes
     }
+
+    /// "categories: 1 changed, 2 added": categories counted by number.
+    static func summary(_ changes: [Change], regions: Int?) -> String {
+        Differ.countSummary(component, changes) { "\($0.category ?? 0)" }
+    }
+
+    static func comparesPixels(_ path: String) -> Bool { owns(path) && Differ.isPictureFile(path) }
+
+    static func showsOnDiffPage(_ path: String) -> Bool { owns(path) && path.hasSuffix(".png") }
 }

@@ -38,6 +38,14 @@ extension ClausesInput {
         }
         return changes
     }
+
+    /// "clauses: 2 changed, 1 added": clauses counted by id.
+    static func summary(_ changes: [Change], regions: Int?) -> String {
+        Differ.countSummary(component, changes) { $0.clause ?? "" }
+    }
+
+    /// Clause texts are shown word by word.
+    static var diffPageRows: DiffPageRows { .texts }
 }
 
 /// A word-level diff of two texts, as segments a report can render as it

@@ -11,7 +11,7 @@ extension ClausesInput {
               let document = bag.decode(ClausesDocument.self, path, rule: "clauses-json", &problems) else { return problems }
         let width = document.master.width
         let height = document.master.height
-        if let master = bag.record(of: DocumentInput.self), (master.width, master.height) != (width, height) {
+        if let master = bag.fact(MasterSize.self), (master.width, master.height) != (width, height) {
             problems.append(Problem(path, "clauses-json", "master is \(width) x \(height) here but \(master.width) x \(master.height) in bundle.json"))
         }
         var ids = Set<String>()

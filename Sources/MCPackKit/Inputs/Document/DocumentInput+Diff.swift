@@ -73,6 +73,27 @@ extension DocumentInput {
         }
         return changes
     }
+
+    /// "document: master changed, 1 setting, 183 tiles in 6 levels", or with
+    /// the tiles decoded, what changed visibly.
+    static func summary(_ changes: [Change], regions: Int?) -> String {
+        let tiles = changes.compactMap(\.tiles)
+        let master = changes.contains { $0.field == "master" }
+        let settings = changes.count { $0.field != "tiles" && $0.field != "master" }
+        return "\(component): " + ([master ? "master changed" : nil, settings > 0 ? Differ.plural(settings, "setting") : nil]
+            + Differ.tileSummary(tiles, regions: regions)).compactMap { $0 }.joined(separator: ", ")
+    }
+
+    /// The master's size and the pyramid, for the rules of the inputs
+    /// placed on it (clauses, the preview page, the IIIF manifest).
+    static func facts(from record: Record) -> [any InputFact] {
+        let pyramid = layout(of: record)
+        var facts: [any InputFact] = [MasterSize(width: record.width, height: record.height), pyramid]
+        if pyramid.kind == .iiif3, let base = record.settings.iiifBaseURL {
+            facts.append(IIIFService(base: base, pyramid: pyramid, format: record.settings.tileFormat))
+        }
+        return facts
+    }
 }
 
 /// A tile of a Deep Zoom pyramid by its path in a bag:

@@ -52,4 +52,8 @@ extension IconsInput {
             ? PictureImport.change(component, field: "colour", old.record?.picture, new.record?.picture) : []
         return colour + delta.fileChanges(component: component, where: owns)
     }
+
+    static func comparesPixels(_ path: String) -> Bool { owns(path) && Differ.isPictureFile(path) }
+
+    static func showsOnDiffPage(_ path: String) -> Bool { owns(path) && path.hasSuffix(".png") }
 }

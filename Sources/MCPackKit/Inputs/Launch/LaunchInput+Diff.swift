@@ -10,4 +10,12 @@ extension LaunchInput {
         }
         return changes + delta.fileChanges(component: component, where: owns)
     }
+
+    static func comparesPixels(_ path: String) -> Bool { owns(path) && Differ.isPictureFile(path) }
+
+    /// The layers' image sets and the screens' previews; the screens
+    /// themselves are crops of the background, shown already.
+    static func showsOnDiffPage(_ path: String) -> Bool {
+        (path.hasPrefix("data/launch/Launch.xcassets/") || path.hasPrefix("data/launch/preview/")) && path.hasSuffix(".png")
+    }
 }

@@ -9,9 +9,9 @@ extension ManifestInput {
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
         let path = "data/" + self.path
         var problems: [Problem] = []
-        let document = bag.record(of: DocumentInput.self)
+        let service = bag.fact(IIIFService.self)
         guard bag.files[path] != nil else {
-            if bag.stoppedAt == nil, record != nil || document?.settings.layout == "iiif3" {
+            if bag.stoppedAt == nil, record != nil || bag.fact(PyramidLayout.self)?.kind == .iiif3 {
                 problems.append(Problem(path, "manifest-present", "missing: a bundle with layout = \"iiif3\" holds a IIIF Presentation manifest of the document and its clause overlays"))
             }
             return problems
@@ -21,7 +21,7 @@ extension ManifestInput {
         let base = manifest.id.hasSuffix(suffix) ? String(manifest.id.dropLast(suffix.count)) : manifest.id
         if !manifest.id.hasSuffix(suffix) || !IIIFBaseURL.isAbsolute(manifest.id) {
             problems.append(Problem(path, "manifest-ids", "id \"\(manifest.id)\" is not an http:// or https:// URL ending in /manifest.json"))
-        } else if let expected = document?.settings.iiifBaseURL, base != expected {
+        } else if let expected = service?.base, base != expected {
             problems.append(Problem(path, "manifest-ids", "id \"\(manifest.id)\" is not under \"\(expected)\", the base URL bundle.json records"))
         }
         let outside = manifest.allIDs.filter { !IIIFBaseURL.isAbsolute($0) || !$0.hasPrefix(base + "/") }

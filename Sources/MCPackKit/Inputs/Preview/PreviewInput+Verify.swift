@@ -76,10 +76,10 @@ extension PreviewInput {
         if let list = bag.decode(CategoriesDocument.self, CategoriesDocument.path, rule: "preview-data", &ignored)?.categories {
             problems += differences(data.categories.map(\.category), list, id: { "category \($0.icon) \"\($0.name)\"" }, against: "categories.json", page: page)
         }
-        if let record = bag.record(of: DocumentInput.self) {
+        if let pyramid = bag.fact(PyramidLayout.self) {
             // What the page would say of the pyramid bundle.json records, by
             // the initializer the build uses: every field the viewer reads.
-            let d = data.document, e = PreviewData.Document(DocumentInput.layout(of: record))
+            let d = data.document, e = PreviewData.Document(pyramid)
             let (p, q) = (d.pyramid, e.pyramid)
             let facts = [("width", "\(p.width)", "\(q.width)"), ("height", "\(p.height)", "\(q.height)"), ("layout", p.layout, q.layout),
                          ("tile size", "\(p.tileSize)", "\(q.tileSize)"), ("overlap", "\(p.overlap)", "\(q.overlap)"),
