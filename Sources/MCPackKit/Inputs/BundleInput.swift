@@ -182,6 +182,9 @@ protocol InputFact: Sendable {
 
 extension InputFact {
     static func gather(from facts: [any InputFact]) -> Self? { facts.lazy.compactMap { $0 as? Self }.first }
+
+    /// Every fact of this type, from every input that published one.
+    static func gatherAll(from facts: [any InputFact]) -> [Self] { facts.compactMap { $0 as? Self } }
 }
 
 /// The `Needs` of an input that needs nothing from the others.
@@ -205,6 +208,25 @@ extension PyramidLayout: InputFact {}
 /// The app icon's asset catalog as it will be written.
 struct AppIconSet: InputFact {
     var contents: AssetCatalogContents
+}
+
+/// Pictures an input shows on the preview page, in a section of their own:
+/// any input may publish one, and the page shows them in the order of
+/// `Inputs.all`, each at its size.
+struct PreviewPictures: InputFact {
+    struct Picture {
+        var label: String
+        /// Relative to data/.
+        var path: String
+        var width: Int
+        var height: Int
+    }
+
+    /// A word for the section's HTML id, unique among inputs (its component).
+    var id: String
+    var title: String
+    var description: String
+    var pictures: [Picture]
 }
 
 /// The launch screens made, each `<w>x<h>` with its scale.

@@ -163,8 +163,25 @@ struct PreviewContext {
     var icons: [Icon]
     var hasLaunch: Bool
     var screens: [Screen]
+    var gallery: [Section]
 
-    init(data: PreviewData, icons: AppIconSet?, launch: LaunchScreens?) {
+    /// A section of pictures another input publishes (`PreviewPictures`).
+    struct Section {
+        struct Picture {
+            var label: String
+            var path: String
+            var src: String
+            var width: Int
+            var height: Int
+        }
+
+        var id: String
+        var title: String
+        var description: String
+        var pictures: [Picture]
+    }
+
+    init(data: PreviewData, icons: AppIconSet?, launch: LaunchScreens?, gallery: [PreviewPictures] = []) {
         let bundle = data.bundle
         title = bundle.title
         name = bundle.name
@@ -193,5 +210,10 @@ struct PreviewContext {
                           scale: screen.scale, orientation: screen.width < screen.height ? "portrait" : "landscape")
         }
         hasLaunch = !screens.isEmpty
+        self.gallery = gallery.filter { !$0.pictures.isEmpty }.map { section in
+            Section(id: section.id, title: section.title, description: section.description, pictures: section.pictures.map {
+                Section.Picture(label: $0.label, path: $0.path, src: "../" + $0.path, width: $0.width, height: $0.height)
+            })
+        }
     }
 }

@@ -28,10 +28,13 @@ enum PreviewInput: BundleInput {
         var clauses: ClauseList
         var icons: AppIconSet?
         var launch: LaunchScreens?
+        /// The sections other picture inputs publish.
+        var gallery: [PreviewPictures]
 
         static func gather(from facts: [any InputFact]) -> Needs? {
             guard let pyramid = PyramidLayout.gather(from: facts), let clauses = ClauseList.gather(from: facts) else { return nil }
-            return Needs(pyramid: pyramid, clauses: clauses, icons: AppIconSet.gather(from: facts), launch: LaunchScreens.gather(from: facts))
+            return Needs(pyramid: pyramid, clauses: clauses, icons: AppIconSet.gather(from: facts), launch: LaunchScreens.gather(from: facts),
+                         gallery: PreviewPictures.gatherAll(from: facts))
         }
     }
 
@@ -67,7 +70,7 @@ enum PreviewInput: BundleInput {
             bundle: .init(name: config.name, version: config.version.text, title: config.title, sourceDate: env.sourceDate,
                           archive: "\(config.stem).\(config.format.fileExtension)"),
             pyramid: plan.needs.pyramid, clauses: plan.needs.clauses.file)
-        let context = PreviewContext(data: data, icons: plan.needs.icons, launch: plan.needs.launch)
+        let context = PreviewContext(data: data, icons: plan.needs.icons, launch: plan.needs.launch, gallery: plan.needs.gallery)
         let rendered: [(path: String, data: Data)]
         do {
             rendered = try TemplateSet.load("preview").render(context)
