@@ -9,7 +9,7 @@ import Foundation
 /// cannot write outside the folder or fill the disk.
 enum BagUnpacker {
     /// Writes the archive's files under `folder` and returns its top folder there.
-    static func unpack(_ archive: String, into folder: URL, limits: VerifyLimits = VerifyLimits()) throws -> URL {
+    static func unpack(_ archive: String, into folder: URL, limits: BagLimits = BagLimits()) throws -> URL {
         let reader: ArchiveReader
         do { reader = try ArchiveReader(path: archive) } catch {
             throw FileError(path: archive, message: "not a zip or tar archive mcpack can read")
@@ -27,10 +27,12 @@ enum BagUnpacker {
             guard let name = entry.path else { throw refuse("an entry's name is not UTF-8") }
             if entry.isDirectory { continue }
             guard entry.isRegular else { throw refuse("\(name) is not a regular file (a link or a device)") }
-            var problems: [Problem] = []
-            guard let components = BagContents.safeComponents(name, entry: name, problems: &problems), components.count >= 2 else {
-                throw refuse(problems.first.map { "\($0.path): \($0.message)" } ?? "\(name) is not inside a top folder")
+            let components: [String]
+            switch BagNames.components(name) {
+            case .success(let safe): components = safe
+            case .failure(let unsafe): throw refuse("\(name): \(unsafe.message)")
             }
+            guard components.count >= 2 else { throw refuse("\(name) is not inside a top folder") }
             if top == nil { top = components[0] }
             guard components[0] == top else { throw refuse("holds more than one top folder (\(top!)/ and \(components[0])/)") }
             let relative = components.joined(separator: "/")

@@ -24,7 +24,7 @@ struct BagSnapshot {
             throw FileError(path: path, message: "has no manifest-sha256.txt; not a bag mcpack can compare")
         }
         snapshot.manifest = Manifest(manifest)
-        snapshot.info = BagRules.parseLabels(String(decoding: snapshot.files["bag-info.txt"] ?? Data(), as: UTF8.self))
+        snapshot.info = BagInfo.labels(String(decoding: snapshot.files["bag-info.txt"] ?? Data(), as: UTF8.self))
         return snapshot
     }
 

@@ -32,15 +32,12 @@ struct BagContents {
     var stoppedAt: String?
     var bytes: Int64 = 0
 
-    /// Tag files are the files outside data/.
-    static func isTagFile(_ path: String) -> Bool { !path.hasPrefix("data/") }
-
     /// What verify holds of a file while it reads the bag, besides its
     /// digests: tag files and small descriptors (JSON, .dzi) whole, and of
     /// a payload file what the input owning it asks for (a document tile's
     /// header, never the whole of thousands of tiles). Asked once a file.
     static func keeping(_ path: String, size: Int64) -> VerifyKeeps {
-        if isTagFile(path) { return size <= 64 << 20 ? .whole : .digests }
+        if BagNames.isTagFile(path) { return size <= 64 << 20 ? .whole : .digests }
         let lower = path.lowercased()
         let wanted = lower.hasSuffix(".json") || lower.hasSuffix(".dzi") ? .whole
             : Inputs.owner(of: path)?.verifyKeeps(path) ?? .digests
@@ -49,49 +46,15 @@ struct BagContents {
         return wanted == .whole && size > 16 << 20 ? .head(1024) : wanted
     }
 
-    /// Problems with a path as stored: absolute, `..`, `~user`, drive letters,
-    /// control characters. Returns the `/`-separated components if safe.
-    /// True for a path that needs no checking beyond this scan and no
-    /// normalising: no control characters or backslashes, no empty, "." or
-    /// ".." component (nor any starting with "."), not absolute, no "~" or
-    /// drive letter. The common case, kept from splitting into components.
-    static func isPlain(_ path: String) -> Bool {
-        var previous: UInt8 = 0x2F
-        var index = 0
-        for byte in path.utf8 {
-            if byte < 0x20 || byte == 0x7F || byte == 0x5C { return false }
-            if previous == 0x2F && (byte == 0x2F || byte == 0x2E || byte == 0x7E) { return false }
-            if index == 1 && byte == 0x3A { return false }
-            previous = byte
-            index += 1
-        }
-        return index > 0 && previous != 0x2F
-    }
-
-    /// Byte-level, without Foundation: it runs once per entry and per
-    /// manifest line, tens of thousands of times in a large bag.
+    /// The `/`-separated components of a path as stored if safe; if not,
+    /// nil and the reason among `problems`.
     static func safeComponents(_ path: String, entry: String, problems: inout [Problem]) -> [String]? {
-        let bytes = Array(path.utf8)
-        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
-            problems.append(Problem(entry, "unsafe-name", "the name holds control characters"))
+        switch BagNames.components(path) {
+        case .success(let components): return components
+        case .failure(let unsafe):
+            problems.append(Problem(entry, unsafe.rule, unsafe.message))
             return nil
         }
-        let driveLetter = bytes.count >= 2 && bytes[1] == UInt8(ascii: ":")
-            && ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[0]) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[0]))
-        if bytes.first == UInt8(ascii: "/") || bytes.first == UInt8(ascii: "\\") || driveLetter {
-            problems.append(Problem(entry, "unsafe-path", "absolute path; every entry must stay inside the bag"))
-            return nil
-        }
-        if bytes.first == UInt8(ascii: "~") {
-            problems.append(Problem(entry, "unsafe-path", "a path starting with ~ names another user's home"))
-            return nil
-        }
-        let components = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        if components.contains(where: { $0 == ".." || $0.hasSuffix("\\..") || $0.hasPrefix("..\\") }) {
-            problems.append(Problem(entry, "unsafe-path", "a .. component leads outside the bag"))
-            return nil
-        }
-        return components.filter { $0 != "." }
     }
 }
 
@@ -99,7 +62,7 @@ struct BagContents {
 /// through libarchive: nothing is unpacked to disk, and memory holds only
 /// the digests and the small files.
 enum ArchiveCollector {
-    static func collect(_ path: String, limits: VerifyLimits) throws -> (contents: BagContents, top: String?) {
+    static func collect(_ path: String, limits: BagLimits) throws -> (contents: BagContents, top: String?) {
         let archiveName = (path as NSString).lastPathComponent
         var contents = BagContents()
         let isZip = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 4) } == Data([0x50, 0x4B, 0x03, 0x04])
@@ -170,7 +133,7 @@ enum ArchiveCollector {
                 continue
             }
             let components: [String]
-            if BagContents.isPlain(name) {
+            if BagNames.isPlain(name) {
                 // top folder and the rest, without splitting every component
                 if let slash = name.firstIndex(of: "/") {
                     components = [String(name[..<slash]), String(name[name.index(after: slash)...])]
@@ -215,12 +178,12 @@ enum ArchiveCollector {
                 contents.stoppedAt = "in \(name)"
                 break reading
             }
-            if BagContents.isTagFile(relative), components.count == 2,
-               let algorithm = manifestAlgorithm(relative, prefix: "manifest-") {
+            if BagNames.isTagFile(relative), components.count == 2,
+               let algorithm = BagNames.manifestAlgorithm(relative, prefix: "manifest-") {
                 declared.insert(algorithm)
             }
             let wanted: Set<DigestAlgorithm>
-            if BagContents.isTagFile(relative) {
+            if BagNames.isTagFile(relative) {
                 wanted = Set(DigestAlgorithm.allCases)
             } else {
                 if algorithms == nil { algorithms = declared.isEmpty ? Set(DigestAlgorithm.allCases) : declared }
@@ -341,17 +304,12 @@ enum ArchiveCollector {
             }
         }
     }
-
-    static func manifestAlgorithm(_ name: String, prefix: String) -> DigestAlgorithm? {
-        guard name.hasPrefix(prefix), name.hasSuffix(".txt") else { return nil }
-        return DigestAlgorithm(rawValue: String(name.dropFirst(prefix.count).dropLast(4)))
-    }
 }
 
 /// Reads an unpacked bag folder: tag files first, then the payload hashed
 /// on every core with just the algorithms its manifests use.
 enum FolderCollector {
-    static func collect(_ root: URL, limits: VerifyLimits) -> BagContents {
+    static func collect(_ root: URL, limits: BagLimits) -> BagContents {
         var contents = BagContents()
         var paths: [String] = []
         let base = root.standardizedFileURL.path
@@ -381,14 +339,14 @@ enum FolderCollector {
             contents.complete = false
             return contents
         }
-        let declared = Set(paths.filter { !$0.contains("/") }.compactMap { ArchiveCollector.manifestAlgorithm($0, prefix: "manifest-") })
+        let declared = Set(paths.filter { !$0.contains("/") }.compactMap { BagNames.manifestAlgorithm($0, prefix: "manifest-") })
         let payloadAlgorithms = declared.isEmpty ? Set(DigestAlgorithm.allCases) : declared
         let all = paths
         let results = LockedArray<BagFile?>(repeating: nil, count: all.count)
         DispatchQueue.concurrentPerform(iterations: all.count) { index in
             let path = all[index]
             let url = root.appendingPathComponent(path)
-            let wanted = BagContents.isTagFile(path) ? Set(DigestAlgorithm.allCases) : payloadAlgorithms
+            let wanted = BagNames.isTagFile(path) ? Set(DigestAlgorithm.allCases) : payloadAlgorithms
             guard let hashers = try? wanted.map({ ($0, try Digest($0)) }) else { return }
             let expected = Int64((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0)
             var size: Int64 = 0
