@@ -280,7 +280,7 @@ public enum Builder {
     /// writes and compares in full.
     static func unchangedArchive(_ url: URL, bag: Bag) -> (sha256: String, bytes: Int)? {
         guard let sums = FileManager.default.contents(atPath: url.path + ".sha256"),
-              let reader = try? BagReader(url.path, refusing: { _ in true }, keep: { _ in BagReader.Keep(.whole) }) else { return nil }
+              let reader = try? BagReader(url.path, refusing: { $0.kind != .entryWarning }, keep: { _ in BagReader.Keep(.whole) }) else { return nil }
         for tag in bag.tagFiles {
             guard let file = try? reader.next(), file.entry.name == "\(bag.top)/\(tag.path)", file.data == tag.data else { return nil }
         }
