@@ -77,7 +77,7 @@ final class BagReader {
         enum Kind: Sendable, Equatable {
             case notUTF8, unsafeName(BagNames.Unsafe), link, special, duplicate, caseCollision
             case besideTop, topFolders, tooManyEntries, tooLarge
-            case entryWarning, damaged, noZipDirectory, truncated, zipDirectory, unreadable
+            case entryWarning, damaged, noCentralDirectory, truncated, zipDirectory, unreadable
         }
 
         var kind: Kind
@@ -99,7 +99,7 @@ final class BagReader {
             case .besideTop, .topFolders: return "top-folder"
             case .tooManyEntries, .tooLarge: return "limits"
             case .entryWarning, .damaged: return "archive-damaged"
-            case .noZipDirectory, .truncated: return "truncated"
+            case .noCentralDirectory, .truncated: return "truncated"
             case .zipDirectory: return "zip-directory"
             case .unreadable: return "unreadable"
             }
@@ -231,7 +231,7 @@ final class BagReader {
                 // Say what the entries hold all the same, read one by one.
                 do { archive = try ArchiveReader(path: path, zip: .stream) } catch { throw CannotOpen(path: path, cause: error as? FileError ?? FileError(path: path, message: "\(error)")) }
                 complete = false
-                try report(Issue(kind: .noZipDirectory, path: archiveName,
+                try report(Issue(kind: .noCentralDirectory, path: archiveName,
                                  message: "the zip has no readable central directory (cut short, or its end damaged); unzip and most tools cannot open it",
                                  cause: error as? FileError))
                 return

@@ -53,7 +53,7 @@ final class BagEntryStream {
             // and the walk stops at the last. A file over 64 MiB is not one a
             // diff reads: it is passed by, never held. A bag that cannot be
             // read to its end is not compared at all, rather than in part.
-            reader = try BagReader(path, only: wanted, refusing: { $0.stops || $0.kind == .noZipDirectory }) { entry in
+            reader = try BagReader(path, only: wanted, refusing: { $0.stops || $0.kind == .noCentralDirectory }) { entry in
                 (entry.size ?? 0) <= BagReader.Keep.wholeLimit ? BagReader.Keep(.whole) : .skip
             }
         } catch is BagReader.CannotOpen {
