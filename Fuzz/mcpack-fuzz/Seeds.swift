@@ -45,7 +45,7 @@ enum Seeds {
                 tags[inner] = data
             }
         }
-        let info = BagRules.parseLabels(String(decoding: tags["bag-info.txt"] ?? Data(), as: UTF8.self))
+        let info = BagInfo.labels(String(decoding: tags["bag-info.txt"] ?? Data(), as: UTF8.self))
             .filter { $0.0 != "Payload-Oxum" }
         let bag = try Bag.assemble(top: top, payload: payload, info: info)
         for (path, data) in bag.tagFiles {

@@ -54,10 +54,10 @@ struct FuzzTarget: @unchecked Sendable {
 
     static func loadBaseBag() {
         let path = ProcessInfo.processInfo.environment["MCPACK_FUZZ_BASE"] ?? "base.zip"
-        guard let collected = try? ArchiveCollector.collect(path, limits: VerifyLimits()) else {
+        guard let collected = try? BagContents.read(path, limits: VerifyLimits()) else {
             fatalError("cannot read the base bag \(path); set MCPACK_FUZZ_BASE (scripts/fuzz.sh does)")
         }
-        baseBag = collected.contents
+        baseBag = collected
     }
 
     static func replacingTagFile(_ name: String, with data: Data) {

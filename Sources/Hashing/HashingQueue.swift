@@ -25,18 +25,12 @@ public final class HashingQueue: @unchecked Sendable {
         case finish(Digest, @Sendable (String) -> Void)
     }
 
-    /// With `inline`, every update and finish runs at once on the caller's
-    /// thread: the benchmark's measure of what the second core is worth.
-    private let inline: Bool
-
-    public init(slots: Int = 8, inline: Bool = false) {
+    public init(slots: Int = 8) {
         self.slots = DispatchSemaphore(value: slots)
-        self.inline = inline
     }
 
     /// Adds `data` to `digest` later.
     public func update(_ digest: Digest, with data: Data) {
-        if inline { return digest.update(data) }
         batch.append(.update(digest, data))
         batchBytes += data.count
         if batchBytes >= Self.batchLimit || batch.count >= Self.batchCount { send() }
@@ -45,7 +39,6 @@ public final class HashingQueue: @unchecked Sendable {
     /// Finishes `digest` after every update given so far and hands its hex
     /// to `done`, on the queue.
     public func finish(_ digest: Digest, _ done: @escaping @Sendable (String) -> Void) {
-        if inline { return done(digest.finish()) }
         batch.append(.finish(digest, done))
         if batch.count >= Self.batchCount { send() }
     }

@@ -273,11 +273,9 @@ public enum Builder {
     /// writes and compares in full.
     static func unchangedArchive(_ url: URL, bag: Bag) -> (sha256: String, bytes: Int)? {
         guard let sums = FileManager.default.contents(atPath: url.path + ".sha256"),
-              let reader = try? ArchiveReader(path: url.path) else { return nil }
+              let reader = try? BagReader(url.path, refusing: { $0.kind != .entryWarning }, keep: { _ in BagReader.Keep(.whole) }) else { return nil }
         for tag in bag.tagFiles {
-            guard let entry = try? reader.next(), entry.path == "\(bag.top)/\(tag.path)" else { return nil }
-            var data = Data()
-            guard (try? reader.readData({ data.append(contentsOf: $0) })) != nil, data == tag.data else { return nil }
+            guard let file = try? reader.next(), file.entry.name == "\(bag.top)/\(tag.path)", file.data == tag.data else { return nil }
         }
         guard let (sha, bytes) = try? Digest.hexOfFile(url.path),
               String(decoding: sums, as: UTF8.self) == "\(sha)  \(url.lastPathComponent)\n" else { return nil }

@@ -1,4 +1,4 @@
-import Archiving
+import FileIO
 import Foundation
 import MCPackSchema
 
@@ -25,7 +25,7 @@ struct BagSnapshot {
             throw FileError(path: path, message: "has no manifest-sha256.txt; not a bag mcpack can compare")
         }
         snapshot.manifest = Manifest(manifest)
-        snapshot.info = BagRules.parseLabels(String(decoding: snapshot.files["bag-info.txt"] ?? Data(), as: UTF8.self))
+        snapshot.info = BagInfo.labels(String(decoding: snapshot.files["bag-info.txt"] ?? Data(), as: UTF8.self))
         return snapshot
     }
 
@@ -44,53 +44,41 @@ struct BagSnapshot {
 /// only those it still needs.
 final class BagEntryStream {
     private let path: String
-    private var wanted: Set<String>
-    private var reader: ArchiveReader?
-    /// A folder's files, read in path order.
-    private var folderFiles: [String] = []
+    private let reader: BagReader
 
     init(_ wanted: Set<String>, of path: String) throws {
         self.path = path
-        self.wanted = wanted
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw FileError(path: path, message: "no such file or folder")
-        }
-        if isDirectory.boolValue {
-            folderFiles = wanted.sorted().reversed()
-            return
-        }
-        do { reader = try ArchiveReader(path: path) } catch {
+        do {
+            // mcpack writes tag files first and the payload in byte order, so
+            // the files a diff needs are found without walking 17,000 tiles,
+            // and the walk stops at the last. A file over 64 MiB is not one a
+            // diff reads: it is passed by, never held. A bag that cannot be
+            // read to its end is not compared at all, rather than in part.
+            reader = try BagReader(path, only: wanted, refusing: { $0.stops || $0.kind == .noCentralDirectory }) { entry in
+                (entry.size ?? 0) <= BagReader.Keep.wholeLimit ? BagReader.Keep(.whole) : .skip
+            }
+        } catch is BagReader.CannotOpen {
             throw FileError(path: path, message: "not a zip or tar archive mcpack can read")
+        } catch let issue as BagReader.Issue {
+            throw issue.cause ?? FileError(path: path, message: issue.description)
         }
     }
 
     /// The next wanted file, or nil when every one was found or the
-    /// archive ends; a file over 64 MiB is skipped, never held.
+    /// archive ends.
     func next() throws -> (path: String, data: Data)? {
-        guard let reader else {
-            while let name = folderFiles.popLast() {
-                if let data = FileManager.default.contents(atPath: (path as NSString).appendingPathComponent(name)) { return (name, data) }
+        while true {
+            let file: BagReader.File?
+            do { file = try reader.next() } catch let issue as BagReader.Issue {
+                throw issue.cause ?? FileError(path: path, message: issue.description)
             }
-            return nil
-        }
-        // mcpack writes tag files first and the payload in byte order, so the
-        // files a diff needs are found without walking 17,000 tiles, and the
-        // walk stops at the last.
-        while !wanted.isEmpty, let entry = try reader.next() {
-            guard let name = entry.path, entry.isRegular else { continue }
-            let relative = name.split(separator: "/").dropFirst().joined(separator: "/")
-            guard wanted.remove(relative) != nil else { continue }
-            guard (entry.size ?? 0) <= 64 << 20 else { continue }
-            var data = Data(capacity: Int(entry.size ?? 0))
-            do {
-                try reader.readData { data.append(contentsOf: $0) }
-            } catch let damage as ArchiveReader.EntryDamaged {
-                throw FileError(path: path, message: "\(relative) is damaged (\(damage)); run `mcpack verify \(path)` for the whole story")
+            guard let file else { return nil }
+            if let damage = file.damage {
+                throw FileError(path: path, message: "\(file.entry.path) is damaged (\(damage)); run `mcpack verify \(path)` for the whole story")
             }
-            return (relative, data)
+            guard let data = file.data else { continue }
+            return (file.entry.path, data)
         }
-        return nil
     }
 }
 

@@ -28,7 +28,7 @@ enum BagRules {
             // Already reported as damaged: its lines cannot be trusted, and
             // reading none of them would call every file unlisted.
             if bag.files[name]?.damaged == true { continue }
-            guard let algorithm = ArchiveCollector.manifestAlgorithm(name, prefix: "manifest-") else {
+            guard let algorithm = BagNames.manifestAlgorithm(name, prefix: "manifest-") else {
                 problems.append(Problem(name, "manifest", "an algorithm mcpack cannot check (md5, sha1, sha256, sha512 are); its entries were not verified", severity: .warning))
                 continue
             }
@@ -87,7 +87,7 @@ enum BagRules {
         let tagManifests = bag.files.keys.filter { !$0.contains("/") && $0.hasPrefix("tagmanifest-") && $0.hasSuffix(".txt") }.sorted()
         var tagListed = Set<String>()
         for name in tagManifests where bag.files[name]?.damaged != true {
-            guard let algorithm = ArchiveCollector.manifestAlgorithm(name, prefix: "tagmanifest-") else {
+            guard let algorithm = BagNames.manifestAlgorithm(name, prefix: "tagmanifest-") else {
                 problems.append(Problem(name, "tagmanifest", "an algorithm mcpack cannot check; its entries were not verified", severity: .warning))
                 continue
             }
@@ -113,7 +113,7 @@ enum BagRules {
         // RFC 8493 §2.2.1: a tag manifest lists the tag files; one it leaves
         // out is not covered by any checksum.
         if !tagManifests.isEmpty, bag.stoppedAt == nil {
-            for path in bag.files.keys.sorted() where BagContents.isTagFile(path) && !path.hasPrefix("tagmanifest-") && !tagListed.contains(path) {
+            for path in bag.files.keys.sorted() where BagNames.isTagFile(path) && !path.hasPrefix("tagmanifest-") && !tagListed.contains(path) {
                 problems.append(Problem(path, "tag-unlisted", "a tag file no tag manifest lists, so no checksum covers it", severity: .warning, section: "2.2.1"))
             }
         }
@@ -152,7 +152,7 @@ enum BagRules {
         let lines = whole.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
             .map(String.init)
         let text = lines.last == "" ? Array(lines.dropLast()) : lines
-        let labels = parseLabels(whole)
+        let labels = BagInfo.labels(whole)
         let version = labels.first { $0.0 == "BagIt-Version" }?.1
         let encoding = labels.first(where: { $0.0 == "Tag-File-Character-Encoding" })?.1
         if let version {
@@ -190,20 +190,6 @@ enum BagRules {
         return (version, encoding)
     }
 
-    /// `Label: value` lines; a line starting with whitespace continues the last.
-    static func parseLabels(_ text: String) -> [(String, String)] {
-        var labels: [(String, String)] = []
-        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            if let first = line.first, first == " " || first == "\t", !labels.isEmpty {
-                labels[labels.count - 1].1 += " " + line.trimmingCharacters(in: .whitespaces)
-            } else if let colon = line.firstIndex(of: ":") {
-                labels.append((line[..<colon].trimmingCharacters(in: .whitespaces),
-                               line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
-            }
-        }
-        return labels
-    }
-
     /// `<checksum> <path>` lines, checked one by one.
     private static func parseManifest(_ bag: BagContents, _ decoded: TagText, name: String, algorithm: DigestAlgorithm, version: String?,
                                       problems: inout [Problem]) -> [String: String] {
@@ -218,14 +204,14 @@ enum BagRules {
                 problems.append(Problem(name, "manifest", "line \(line.number): expected \"<checksum> <path>\"", line: line.number))
                 continue
             }
-            let checksum = folded(manifest.checksum(line))
+            let checksum = BagNames.folded(manifest.checksum(line))
             guard checksum.utf8.count == hexLength[algorithm],
                   checksum.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
                 problems.append(Problem(name, "manifest", "line \(line.number): \"\(checksum.prefix(20))\" is not a \(algorithm.rawValue) checksum", line: line.number))
                 continue
             }
             let normal: String
-            if BagContents.isPlain(path) {
+            if BagNames.isPlain(path) {
                 normal = path
                 if let range = line.path, manifest.text[manifest.text.startIndex + range.lowerBound] == 0x2E {  // "./", which Manifest drops
                     problems.append(Problem(name, "manifest-path-normal", "line \(line.number): \("./" + path) is not normalised; write \(path)", severity: .warning, section: "2.1.3", line: line.number))
@@ -353,7 +339,7 @@ enum BagRules {
         } else if bag.files["bag-info.txt"]?.data != nil {
             problems.append(Problem("bag-info.txt", "bag-info-line", "cannot be read as \(decoded.name) text", severity: .warning, section: "2.1.1"))
         }
-        let labels = text.map(parseLabels) ?? []
+        let labels = text.map(BagInfo.labels) ?? []
         guard let value = labels.first(where: { $0.0 == "Payload-Oxum" })?.1 else {
             problems.append(Problem("bag-info.txt", "payload-oxum", "no Payload-Oxum: a bag should give its payload's size and file count, the quick check before the checksums", severity: .warning, section: "2.2.2"))
             return
@@ -377,10 +363,10 @@ enum BagRules {
     private static func collisions(_ payload: [String], _ problems: inout [Problem]) {
         var counts: [String: Int] = [:]
         counts.reserveCapacity(payload.count)
-        for path in payload { counts[folded(path), default: 0] += 1 }
+        for path in payload { counts[BagNames.folded(path), default: 0] += 1 }
         var groups: [String: [String]] = [:]
         for path in payload {
-            let key = folded(path)
+            let key = BagNames.folded(path)
             if counts[key, default: 0] > 1 { groups[key, default: []].append(path) }
         }
         var found: [Problem] = []
@@ -391,13 +377,6 @@ enum BagRules {
             }
         }
         problems += found.sorted { $0.path < $1.path }
-    }
-
-    /// The text lowercased; lowercasing is skipped where it cannot change
-    /// anything (ASCII without capitals, as checksums and bundle paths
-    /// mostly are), which spares 17,000 passes through Unicode's tables.
-    private static func folded<S: StringProtocol>(_ text: S) -> String {
-        text.utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) } ? String(text) : text.lowercased()
     }
 }
 

@@ -27,16 +27,6 @@ public struct Problem: Sendable, Codable, Equatable, CustomStringConvertible {
     public var description: String { "\(path): \(rule): \(message)" + (section.map { " (RFC 8493 §\($0))" } ?? "") }
 }
 
-/// The limits that stop a decompression bomb, each an option of verify.
-/// The defaults pass a 2 GB bundle of tens of thousands of tiles.
-public struct VerifyLimits: Sendable {
-    /// Total bytes of all entries once unpacked.
-    public var maxTotalBytes: Int64 = 8 << 30
-    /// Bytes of any one entry.
-    public var maxEntryBytes: Int64 = 2 << 30
-    public var maxEntries: Int = 1_000_000
-    /// Unpacked bytes per byte of archive, checked once past 16 MB unpacked.
-    public var maxRatio: Double = 200
-
-    public init() {}
-}
+/// verify's options `--max-bytes`, `--max-entry-bytes`, `--max-entries`
+/// and `--max-ratio`: the limits every read of a bag keeps.
+public typealias VerifyLimits = BagLimits

@@ -1,4 +1,3 @@
-import Archiving
 import Foundation
 import MCPackSchema
 
@@ -49,15 +48,10 @@ public enum ProjectVerifier {
 
     /// The inputs bundle.json recorded, by path.
     static func builtInputs(_ archive: String) throws -> [String: String] {
-        let reader = try ArchiveReader(path: archive)
-        while let entry = try reader.next() {
-            guard let path = entry.path, path.hasSuffix("/data/bundle.json"), path.split(separator: "/").count == 3 else { continue }
-            var data = Data()
-            try reader.readData { data.append(contentsOf: $0) }
-            let inputs = try JSONDecoder().decode(BundleJSON.Head.self, from: data).inputs ?? []
-            return Dictionary(inputs.map { ($0.path, $0.sha256) }, uniquingKeysWith: { first, _ in first })
-        }
-        return [:]
+        let reader = try BagReader(archive, only: ["data/bundle.json"]) { _ in BagReader.Keep(.whole) }
+        guard let data = try reader.next()?.data else { return [:] }
+        let inputs = try JSONDecoder().decode(BundleJSON.Head.self, from: data).inputs ?? []
+        return Dictionary(inputs.map { ($0.path, $0.sha256) }, uniquingKeysWith: { first, _ in first })
     }
 
     static func compare(built: [String: String], current: [SourceFile], archive: String) -> [Problem] {

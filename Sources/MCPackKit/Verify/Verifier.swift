@@ -40,7 +40,7 @@ public enum Verifier {
         var contents: BagContents
         var problems: [Problem] = []
         if isDirectory.boolValue {
-            contents = FolderCollector.collect(URL(fileURLWithPath: path), limits: limits)
+            contents = try BagContents.read(path, limits: limits)
         } else {
             // The .sha256 beside the archive is checked on another core while
             // this one streams the entries.
@@ -53,21 +53,19 @@ public enum Verifier {
             if GzipCheck.isGzip(path) {
                 DispatchQueue.global().async(group: group) { found[1] = GzipCheck.check(path) }
             }
-            let collected: (contents: BagContents, top: String?)
             do {
-                collected = try ArchiveCollector.collect(path, limits: limits)
+                contents = try BagContents.read(path, limits: limits)
             } catch {
                 group.wait()
                 throw FileError(path: path, message: "not a zip or tar archive mcpack can read (\(error))")
             }
             group.wait()
-            contents = collected.contents
             if let problem = found[0] { problems.append(problem) }
             // A stream cut short is already `truncated`; say it once.
-            if let problem = found[1], collected.contents.complete { problems.append(problem) }
+            if let problem = found[1], contents.complete { problems.append(problem) }
             let stem = (path as NSString).lastPathComponent
             let expectedTop = [".zip", ".tar.gz", ".tar.zst", ".tgz", ".tar"].first { stem.hasSuffix($0) }.map { String(stem.dropLast($0.count)) }
-            if let top = collected.top, let expectedTop, top != expectedTop {
+            if let top = contents.top, let expectedTop, top != expectedTop {
                 problems.append(Problem(top + "/", "top-folder", "the top folder should be named like the archive, \(expectedTop)/", severity: .warning))
             }
         }

@@ -7,9 +7,10 @@ extension DocumentInput {
     /// picture its first 1 KB, which holds its header (a JPEG's frame
     /// header, a PNG's IHDR, a WebP's size; mcpack's tiles carry no metadata
     /// before it) for the size each must have: 17,000 tiles must cost
-    /// little. Deep Zoom tiles need only their digests.
+    /// little. Deep Zoom tiles need only their digests, the .dzi all of it.
     static func verifyKeeps(_ path: String) -> VerifyKeeps {
-        if isSampleTile(path) { return .whole }
+        // The descriptor is read whole: its rules count the tiles it implies.
+        if isSampleTile(path) || path.lowercased().hasSuffix(".dzi") { return .whole }
         // data/document/<name>/<region>/<size>/0/default.<ext>
         return path.utf8.count { $0 == UInt8(ascii: "/") } == 6 ? .head(1024) : .digests
     }

@@ -79,7 +79,7 @@ import Testing
         #expect(large.count > kept)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("data/launch/screens"), withIntermediateDirectories: true)
         try large.write(to: root.appendingPathComponent(path))
-        let contents = FolderCollector.collect(root, limits: VerifyLimits())
+        let contents = try BagContents.read(root.path, limits: VerifyLimits())
         #expect(contents.files[path]?.head?.count == kept)
         #expect(contents.files[path]?.data == nil)
         let record = LaunchInput.Record(background: "b", backgroundSHA256: "", text: "t", textSHA256: "", textPoints: [], screens: ["900x700"])

@@ -108,20 +108,6 @@ import Testing
     }
 }
 
-/// The category input's verify stage, in process.
-@Suite struct CategoriesStagesTests {
-    @Test func iconsMatchTheList() {
-        let list = JSON.encode(CategoriesDocument([Category(name: "Key", icon: 1), Category(name: "All", icon: 2, filter: "all")]))
-        #expect(String(decoding: list, as: UTF8.self).contains(#""filter" : null"#), "a category with no filter says so")
-        var files = ["data/categories.json": list, "data/categories/1.png": Data(), "data/categories/2.png": Data()]
-        #expect(CategoriesInput.verify(nil, in: DocumentStagesTests.bag(files)).isEmpty)
-        files["data/categories/2.png"] = nil
-        files["data/categories/3.png"] = Data()
-        let problems = CategoriesInput.verify(nil, in: DocumentStagesTests.bag(files))
-        #expect(problems.map(\.path) == ["data/categories/2.png", "data/categories/3.png"])
-    }
-}
-
 /// verify decodes a sample of shipped pictures and finds any that is not
 /// 8-bit sRGB.
 @Suite struct PictureSRGBVerifyTests {
@@ -134,40 +120,5 @@ import Testing
         let problems = DocumentInput.verify(nil, in: DocumentStagesTests.bag(files.merging(["data/document/m_files/0/0_0.jpeg": cmyk]) { $1 }))
         #expect(problems.map(\.rule) == ["picture-srgb"], "\(problems)")
         #expect(problems.first?.message.contains("cmyk") == true)
-    }
-}
-
-/// The app icon input's verify stage, in process: Contents.json against
-/// the icons the bag holds.
-@Suite struct IconsStagesTests {
-    static let folder = "data/icons/AppIcon.appiconset"
-
-    static func contents(_ images: [(file: String, idiom: String, size: String, scale: String)]) -> Data {
-        JSON.encode(AssetCatalogContents(images: images.map {
-            AssetCatalogContents.Image(filename: $0.file, idiom: $0.idiom, scale: $0.scale, size: $0.size)
-        }))
-    }
-
-    @Test func eachNamedIconIsThereAtItsPixelSize() throws {
-        let list = Self.contents([("icon-40.png", "ipad", "20x20", "2x"), ("icon-1024.png", "ios-marketing", "1024x1024", "1x")])
-        let icon40 = try Imaging.Image.solid(width: 40, height: 40, ink: [10, 20, 30, 255]).pngData()
-        let store = try Imaging.Image.solid(width: 1024, height: 1024, ink: [10, 20, 30]).pngData()
-        var files = ["\(Self.folder)/Contents.json": list, "\(Self.folder)/icon-40.png": icon40, "\(Self.folder)/icon-1024.png": store]
-        #expect(IconsInput.verify(nil, in: DocumentStagesTests.bag(files)).isEmpty)
-
-        files["\(Self.folder)/icon-40.png"] = try Imaging.Image.solid(width: 20, height: 20, ink: [10, 20, 30, 255]).pngData()
-        files["\(Self.folder)/icon-1024.png"] = try Imaging.Image.solid(width: 1024, height: 1024, ink: [10, 20, 30, 255]).pngData()
-        files["\(Self.folder)/stray.png"] = icon40
-        let problems = IconsInput.verify(nil, in: DocumentStagesTests.bag(files))
-        #expect(problems.map(\.path) == ["\(Self.folder)/icon-40.png", "\(Self.folder)/icon-1024.png", "\(Self.folder)/stray.png"])
-        #expect(problems[0].message.contains("20 x 20 px; Contents.json says 20x20 @2x = 40 px"))
-        #expect(problems[1].message.contains("alpha channel"))
-        #expect(problems[2].severity == .warning)
-    }
-
-    @Test func aNamedIconMissingFromTheBagIsNamed() {
-        let list = Self.contents([("icon-40.png", "ipad", "20x20", "2x")])
-        let problems = IconsInput.verify(nil, in: DocumentStagesTests.bag(["\(Self.folder)/Contents.json": list]))
-        #expect(problems.map(\.message) == ["names icon-40.png, which is not in the bag"])
     }
 }

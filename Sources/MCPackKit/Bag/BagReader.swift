@@ -1,0 +1,613 @@
+import Archiving
+import FileIO
+import Foundation
+import Hashing
+
+/// A bag's entries, from a serialized bag (zip, tar, tar.gz, tar.zst) or an
+/// unpacked bag folder, in one streaming pass: nothing is unpacked to disk
+/// unless the caller writes it. The one place mcpack opens an archive, so
+/// the safety rules and limits are applied once, whoever reads: an entry
+/// with an unsafe name, a link, a device, a duplicate, or one past a limit
+/// is never handed over, only reported as an `Issue`.
+///
+/// Entries come in the archive's order; a folder's in the order mcpack
+/// writes them (tag files, then the payload in byte order), so two versions
+/// read side by side pair up early. For each entry the caller's `keep`
+/// says what to hold of it: its digests, a head of N bytes, the whole file,
+/// its bytes handed on as they are read, or nothing (not read at all).
+final class BagReader {
+    /// An entry, named before any of its bytes are read.
+    struct Entry: Sendable {
+        /// As stored: `top/data/x.png` in an archive, `data/x.png` in a folder.
+        var name: String
+        /// Inside the bag: `data/x.png`, `bagit.txt`.
+        var path: String
+        /// The archive's top folder; empty for a folder.
+        var top: String
+        /// The size the archive declares (a folder: the file's size).
+        var size: Int64?
+    }
+
+    /// What to hold of an entry while it is read.
+    struct Keep {
+        enum Bytes {
+            /// Not read: the entry is handed over with its declared size.
+            case skip
+            /// Read for its size and digests only.
+            case none
+            /// The first N bytes: a picture's header.
+            case head(Int)
+            /// All of it, up to `wholeLimit`; larger, no bytes are kept.
+            case whole
+            /// Each chunk handed on as read (unpacking to disk), never held.
+            case stream((UnsafeRawBufferPointer) throws -> Void)
+        }
+
+        var bytes: Bytes
+        var digests: Set<DigestAlgorithm>
+
+        init(_ bytes: Bytes, digests: Set<DigestAlgorithm> = []) {
+            self.bytes = bytes
+            self.digests = digests
+        }
+
+        static var skip: Keep { Keep(.skip) }
+        /// Past this a whole file is not held: a JSON or tag file that large
+        /// is not one mcpack wrote.
+        static let wholeLimit: Int64 = 64 << 20
+    }
+
+    /// An entry read, with what its `Keep` asked for.
+    struct File {
+        var entry: Entry
+        /// Bytes read; for an entry not read, or damaged, the size declared
+        /// (what a bag's Oxum counts).
+        var size: Int64
+        var digests: [DigestAlgorithm: String] = [:]
+        var data: Data?
+        var head: Data?
+        /// The archive itself says this entry's bytes are wrong (a zip CRC,
+        /// a broken deflate stream); nothing read of it is handed over.
+        var damage: String?
+    }
+
+    /// Something wrong with the bag as stored. `rule` and `message` are
+    /// what verify reports; the other callers refuse on it, or read on.
+    struct Issue: Error, Sendable, CustomStringConvertible {
+        enum Kind: Sendable, Equatable {
+            case notUTF8, unsafeName(BagNames.Unsafe), link, special, duplicate, caseCollision
+            case besideTop, topFolders, tooManyEntries, tooLarge
+            case entryWarning, damaged, noCentralDirectory, truncated, zipDirectory, unreadable
+        }
+
+        var kind: Kind
+        /// The entry as stored, or the archive's file name for the whole.
+        var path: String
+        var message: String
+        /// Reading stopped here: later entries were not reached.
+        var stops = false
+        /// What libarchive said, when it ended the read.
+        var cause: (any Error & Sendable)?
+
+        var rule: String {
+            switch kind {
+            case .notUTF8: return "unsafe-name"
+            case .unsafeName(let unsafe): return unsafe.rule
+            case .link, .special: return "unsafe-entry"
+            case .duplicate: return "duplicate-entry"
+            case .caseCollision: return "name-collision"
+            case .besideTop, .topFolders: return "top-folder"
+            case .tooManyEntries, .tooLarge: return "limits"
+            case .entryWarning, .damaged: return "archive-damaged"
+            case .noCentralDirectory, .truncated: return "truncated"
+            case .zipDirectory: return "zip-directory"
+            case .unreadable: return "unreadable"
+            }
+        }
+
+        var description: String { "\(path): \(message)" }
+    }
+
+    /// The path is neither a folder nor an archive libarchive can open.
+    struct CannotOpen: Error, Sendable, CustomStringConvertible {
+        var path: String
+        var cause: any Error & Sendable
+        var description: String { "\(cause)" }
+    }
+
+    let path: String
+    let isFolder: Bool
+    private let limits: BagLimits
+    private var only: Set<String>?
+    private let keep: (Entry) throws -> Keep
+    private let refusing: (Issue) -> Bool
+
+    /// Every issue met so far, in order.
+    private(set) var issues: [Issue] = []
+    /// False when the bag was not read to its end (cut short, a limit, a
+    /// zip read without its central directory).
+    private(set) var complete = true
+    /// Where reading stopped before the end, when it did ("in X", "after
+    /// X"): entries beyond it were not reached, which is not the same as missing.
+    private(set) var stoppedAt: String?
+    /// Bytes read, once unpacked, damaged entries included.
+    private(set) var bytesRead: Int64 = 0
+    /// An archive's top folders in the order met; a bag has one.
+    private(set) var tops: [String] = []
+
+    private var finished = false
+    private var seen = Set<String>()
+    /// Folded name to the first name that folded to it.
+    private var folded: [String: String] = [:]
+    private let archiveName: String
+
+    // An archive's state.
+    private var archive: ArchiveReader?
+    private var isZip = false
+    /// The first entry, read while finding out whether a zip can be read
+    /// through its central directory (libarchive reads all of it then).
+    private var first: ArchiveReader.Entry??
+    private var throughDirectory = false
+    private let crossCheckZip: Bool
+    private var streamedNames: [[UInt8]] = []
+    private var fileSize: Int64 = 0
+    private var entries = 0
+    private var lastName: String?
+    private var reopened = 0
+
+    // A folder's state.
+    private var folderPaths: [(path: String, size: Int64)] = []
+    private var folderNext = 0
+    private var ready: [Result<File, Issue>] = []
+
+    /// Opens `path`, an archive or a bag folder. `only`: paths inside the
+    /// bag to hand over, all others passed by unread (and the read ends
+    /// when every one was found). `refusing`: the issues that end the read,
+    /// thrown from `next()` (or here) as they are met; the others are only
+    /// recorded. `crossCheckZip`: compare a zip's entries, once all are
+    /// read, with what its central directory names (what unzip extracts).
+    /// `keep`: asked once for each safe entry, in order, before it is read.
+    init(_ path: String, limits: BagLimits = BagLimits(), only: Set<String>? = nil, crossCheckZip: Bool = false,
+         refusing: @escaping (Issue) -> Bool = { _ in false }, keep: @escaping (Entry) throws -> Keep) throws {
+        self.path = path
+        self.limits = limits
+        self.only = only
+        self.keep = keep
+        self.refusing = refusing
+        self.crossCheckZip = crossCheckZip
+        archiveName = (path as NSString).lastPathComponent
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw FileError(path: path, message: "no such file or folder")
+        }
+        isFolder = isDirectory.boolValue
+        if isFolder {
+            try listFolder()
+        } else {
+            try openArchive()
+        }
+    }
+
+    /// The next entry read, or nil at the end (or where reading stopped).
+    func next() throws -> File? {
+        isFolder ? try nextInFolder() : try nextInArchive()
+    }
+
+    /// The top folder, the first met.
+    var top: String? { tops.first }
+
+    private func report(_ issue: Issue) throws {
+        issues.append(issue)
+        if refusing(issue) { throw issue }
+    }
+
+    private func stop(_ issue: Issue, at place: String?) throws {
+        complete = false
+        stoppedAt = place
+        finished = true
+        var stopping = issue
+        stopping.stops = true
+        try report(stopping)
+    }
+
+    // MARK: Archives
+
+    private func openArchive() throws {
+        isZip = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 4) } == Data([0x50, 0x4B, 0x03, 0x04])
+        fileSize = Int64((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0)
+        if isZip {
+            let probe = Result { () throws -> (ArchiveReader, ArchiveReader.Entry?) in
+                let opened = try ArchiveReader(path: path)
+                return (opened, try opened.next())
+            }
+            switch probe {
+            case .success(let (opened, entry)):
+                // entry is nil for a readable directory of no entries.
+                archive = opened
+                first = .some(entry)
+                throughDirectory = true
+                return
+            case .failure(let error):
+                // Say what the entries hold all the same, read one by one.
+                do { archive = try ArchiveReader(path: path, zip: .stream) } catch { throw CannotOpen(path: path, cause: error as? FileError ?? FileError(path: path, message: "\(error)")) }
+                complete = false
+                try report(Issue(kind: .noCentralDirectory, path: archiveName,
+                                 message: "the zip has no readable central directory (cut short, or its end damaged); unzip and most tools cannot open it",
+                                 cause: error as? FileError))
+                return
+            }
+        }
+        do { archive = try ArchiveReader(path: path) } catch { throw CannotOpen(path: path, cause: error as? FileError ?? FileError(path: path, message: "\(error)")) }
+    }
+
+    private func nextInArchive() throws -> File? {
+        guard var reader = archive else { return nil }
+        while !finished {
+            if let only, only.isEmpty {
+                // Every wanted entry found: the rest is not walked.
+                finished = true
+                return nil
+            }
+            let raw: ArchiveReader.Entry
+            do {
+                let next = try first ?? reader.next()
+                first = nil
+                guard let next else {
+                    try endOfArchive()
+                    return nil
+                }
+                raw = next
+            } catch let issue as Issue {
+                throw issue
+            } catch {
+                try stop(Issue(kind: .truncated, path: archiveName, message: "the archive is damaged or truncated: \(error)", cause: error as? FileError),
+                         at: lastName.map { "after \($0)" } ?? "at its start")
+                return nil
+            }
+            entries += 1
+            lastName = raw.path ?? lastName
+            if crossCheckZip && isZip { streamedNames.append(raw.rawPath) }
+            if let warning = raw.warning {
+                try report(Issue(kind: .entryWarning, path: raw.path ?? archiveName, message: warning))
+            }
+            if entries > limits.maxEntries {
+                try stop(Issue(kind: .tooManyEntries, path: archiveName, message: "more than \(limits.maxEntries) entries; stopped reading (see --max-entries)"),
+                         at: "after \(lastName ?? archiveName)")
+                return nil
+            }
+            guard let name = raw.path else {
+                let shown = raw.rawPath.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
+                try report(Issue(kind: .notUTF8, path: shown, message: "the name is not valid UTF-8"))
+                continue
+            }
+            let components: [String]
+            if BagNames.isPlain(name) {
+                // top folder and the rest, without splitting every component
+                if let slash = name.firstIndex(of: "/") {
+                    components = [String(name[..<slash]), String(name[name.index(after: slash)...])]
+                } else {
+                    components = [name]
+                }
+            } else {
+                switch BagNames.components(name) {
+                case .success(let checked): components = checked
+                case .failure(let unsafe):
+                    try report(Issue(kind: .unsafeName(unsafe), path: name, message: unsafe.message))
+                    continue
+                }
+            }
+            guard let top = components.first else { continue }
+            if !tops.contains(top) { tops.append(top) }
+            if let target = raw.hardlinkTarget {
+                try report(Issue(kind: .link, path: name, message: "a hard link (to \(target)); a bag holds regular files only"))
+                continue
+            }
+            switch raw.fileType {
+            case 0o040000:
+                continue
+            case 0o100000:
+                break
+            case 0o120000:
+                try report(Issue(kind: .link, path: name, message: "a symbolic link; a bag holds regular files only"))
+                continue
+            default:
+                try report(Issue(kind: .special, path: name, message: "a device, FIFO or socket; a bag holds regular files only"))
+                continue
+            }
+            let normal = components.joined(separator: "/")
+            guard try isNew(normal, name: name) else { continue }
+            guard components.count > 1 else {
+                try report(Issue(kind: .besideTop, path: name, message: "a file beside the bag's top folder; everything belongs inside it"))
+                continue
+            }
+            let relative = components.dropFirst().joined(separator: "/")
+            if let only, !only.contains(relative) { continue }
+            if let size = raw.size, size > limits.maxEntryBytes {
+                try stop(Issue(kind: .tooLarge, path: name, message: "claims \(size) bytes, over the \(limits.maxEntryBytes) byte limit for one entry (see --max-entry-bytes)"),
+                         at: "in \(name)")
+                return nil
+            }
+            only?.remove(relative)
+            let entry = Entry(name: name, path: relative, top: top, size: raw.size)
+            let keeping = try keep(entry)
+            if case .skip = keeping.bytes { return File(entry: entry, size: raw.size ?? 0) }
+            let hashers = try keeping.digests.map { ($0, try Digest($0)) }
+            var held = Held(keeping.bytes)
+            var size: Int64 = 0
+            var limit: Issue?
+            var callerError: Error?
+            do {
+                try reader.readData { chunk in
+                    for (_, hasher) in hashers { hasher.update(chunk) }
+                    size += Int64(chunk.count)
+                    do { try held.take(chunk, size: size) } catch {
+                        callerError = error
+                        throw CancellationError()
+                    }
+                    let total = bytesRead + size
+                    if size > limits.maxEntryBytes {
+                        limit = Issue(kind: .tooLarge, path: name, message: "unpacks to more than \(limits.maxEntryBytes) bytes (see --max-entry-bytes)")
+                    } else if total > limits.maxTotalBytes {
+                        limit = Issue(kind: .tooLarge, path: name, message: "the archive unpacks to more than \(limits.maxTotalBytes) bytes (see --max-bytes)")
+                    } else if total > 16 << 20, fileSize > 0, Double(total) / Double(fileSize) > limits.maxRatio {
+                        limit = Issue(kind: .tooLarge, path: name, message: "unpacks to over \(Int(limits.maxRatio)) times the archive's size: a decompression bomb? (see --max-ratio)")
+                    }
+                    if limit != nil { throw CancellationError() }
+                }
+            } catch is CancellationError {
+                if let callerError { throw callerError }
+                try stop(limit!, at: "in \(name)")
+                return nil
+            } catch let damage as ArchiveReader.EntryDamaged {
+                // Only this entry is bad: say so once and read on.
+                return try damaged(entry, inflated: size, damage.description)
+            } catch {
+                // A zip's directory says where every entry starts, so damage
+                // inside one (a deflate stream libarchive gives up on) need
+                // not end the read: a new reader goes on from the next entry.
+                // At most 100 times: each reopening skips every entry read so
+                // far, and a zip of many damaged entries must not make that
+                // quadratic.
+                if throughDirectory, reopened < 100, let resumed = reopen(past: entries) {
+                    reopened += 1
+                    reader = resumed
+                    archive = resumed
+                    return try damaged(entry, inflated: size, "cannot read the entry's data: \(error)")
+                }
+                try stop(Issue(kind: .truncated, path: name, message: "the archive cannot be read past this entry: \(error)", cause: error as? FileError),
+                         at: "in \(name)")
+                return nil
+            }
+            bytesRead += size
+            var digests: [DigestAlgorithm: String] = [:]
+            for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
+            return File(entry: entry, size: size, digests: digests, data: held.data, head: held.head)
+        }
+        return nil
+    }
+
+    /// An entry whose bytes the archive itself says are wrong: named once.
+    /// Its size is the one declared, so a bag's Oxum does not repeat the
+    /// news; the limits count the bytes inflated, so damaged entries cannot
+    /// carry a decompression bomb past them.
+    private func damaged(_ entry: Entry, inflated: Int64, _ message: String) throws -> File {
+        bytesRead += inflated
+        try report(Issue(kind: .damaged, path: entry.name, message: message))
+        return File(entry: entry, size: entry.size ?? inflated, damage: message)
+    }
+
+    /// Each path once; one differing only in case is handed over, but said.
+    private func isNew(_ normal: String, name: String) throws -> Bool {
+        guard seen.insert(normal).inserted else {
+            try report(Issue(kind: .duplicate, path: name, message: "the archive holds this path more than once"))
+            return false
+        }
+        let key = BagNames.folded(normal)
+        if let earlier = folded[key] {
+            try report(Issue(kind: .caseCollision, path: name, message: "differs from \(earlier) only by case"))
+        } else {
+            folded[key] = normal
+        }
+        return true
+    }
+
+    /// A new reader of a zip, past its first `count` entries (each skipped
+    /// by a seek), or nil if it cannot get there.
+    private func reopen(past count: Int) -> ArchiveReader? {
+        guard let reader = try? ArchiveReader(path: path) else { return nil }
+        for _ in 0..<count {
+            guard case .some = try? reader.next() else { return nil }
+        }
+        return reader
+    }
+
+    private func endOfArchive() throws {
+        finished = true
+        if crossCheckZip && isZip && complete, let directory = ZipDirectory.entries(of: path) {
+            for (name, message) in Self.directoryMismatches(streamed: streamedNames, directory: directory.map(\.name))
+                + Self.localHeaderMismatches(ZipDirectory.localHeaderMismatches(of: path, directory)) {
+                try report(Issue(kind: .zipDirectory, path: name, message: message))
+            }
+        }
+        if tops.count > 1 {
+            try report(Issue(kind: .topFolders, path: archiveName,
+                             message: "holds \(tops.count) top folders (\(tops.prefix(5).joined(separator: ", "))); a serialized bag has exactly one"))
+        }
+    }
+
+    /// Names unzip would extract that were not read, and the reverse.
+    static func directoryMismatches(streamed: [[UInt8]], directory: [[UInt8]]) -> [(String, String)] {
+        // The usual case, the same names in the same order, needs no table:
+        // building one of 17,000 byte arrays was some 15 ms of a verify.
+        if streamed == directory { return [] }
+        func shown(_ raw: [UInt8]) -> String { String(decoding: raw, as: UTF8.self) }
+        var found: [(String, String)] = []
+        var unmatched = Dictionary(directory.map { ($0, 1) }, uniquingKeysWith: +)
+        for name in streamed {
+            if let count = unmatched[name], count > 0 {
+                unmatched[name] = count - 1
+            } else {
+                found.append((shown(name), "the zip's central directory does not name this entry; unzip would extract it under another name"))
+            }
+        }
+        for name in directory where unmatched[name, default: 0] > 0 {
+            unmatched[name]! -= 1
+            found.append((shown(name), "named by the zip's central directory, but no entry has this name; unzip would extract a file verify did not check"))
+        }
+        return found
+    }
+
+    /// Entries unzip would fail on: their local header is missing or gives
+    /// another compression method than the central directory.
+    private static func localHeaderMismatches(_ mismatches: [ZipDirectory.Mismatch]) -> [(String, String)] {
+        mismatches.map { mismatch in
+            let name = String(decoding: mismatch.name, as: UTF8.self)
+            switch mismatch.kind {
+            case .noLocalHeader(let offset):
+                return (name, "the zip's central directory points at byte \(offset), where this entry does not start; unzip cannot extract it")
+            case .method(let directory, let local):
+                return (name, "the zip's central directory gives compression method \(directory), the entry itself \(local); unzip would fail to extract it")
+            }
+        }
+    }
+
+    /// True for a gzip file (a .tar.gz), whatever its name.
+    static func isGzip(_ path: String) -> Bool {
+        FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 2) } == Data([0x1F, 0x8B])
+    }
+
+    /// What is wrong with a gzip file's trailer (its CRC-32 and length),
+    /// which libarchive's gzip reader skips; nil when zlib finds it whole.
+    static func gzipDamage(_ path: String) -> String? { GzipStream.damage(in: path) }
+
+    // MARK: Folders
+
+    /// Lists the folder at once: its files are counted against the limit
+    /// before any is read. Only the entry count is limited: nothing is
+    /// unpacked from a folder, so no byte count can be a bomb.
+    private func listFolder() throws {
+        let base = URL(fileURLWithPath: path).standardizedFileURL.path
+        var listed: [(String, Int64)] = []
+        func look(_ relative: String, listing: Bool) throws {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: base + "/" + relative),
+                  let type = attributes[.type] as? FileAttributeType else { return }
+            if type == .typeDirectory { return }
+            if type == .typeSymbolicLink {
+                try report(Issue(kind: .link, path: relative, message: "a symbolic link; a bag holds regular files only"))
+                return
+            }
+            if type != .typeRegular {
+                try report(Issue(kind: .special, path: relative, message: "a device, FIFO or socket; a bag holds regular files only"))
+                return
+            }
+            if listing && relative.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                try report(Issue(kind: .unsafeName(.controlCharacters), path: relative, message: BagNames.Unsafe.controlCharacters.message))
+                return
+            }
+            listed.append((relative, Int64(attributes[.size] as? Int ?? 0)))
+        }
+        if let only {
+            for relative in only where BagNames.isPlain(relative) { try look(relative, listing: false) }
+        } else if let enumerator = FileManager.default.enumerator(atPath: base) {
+            for case let relative as String in enumerator { try look(relative, listing: true) }
+        }
+        if listed.count > limits.maxEntries {
+            try stop(Issue(kind: .tooManyEntries, path: URL(fileURLWithPath: path).lastPathComponent, message: "more than \(limits.maxEntries) files (see --max-entries)"),
+                     at: nil)
+            return
+        }
+        folderPaths = listed.sorted { a, b in
+            let aTag = !a.0.contains("/"), bTag = !b.0.contains("/")
+            return aTag != bTag ? aTag : a.0.precedesInByteOrder(b.0)
+        }
+    }
+
+    /// Files are read a batch at a time on every core (hashing a folder's
+    /// 2 GB on one was most of its verify), and handed over in order.
+    private func nextInFolder() throws -> File? {
+        while true {
+            if !ready.isEmpty {
+                switch ready.removeFirst() {
+                case .success(let file): return file
+                case .failure(let issue):
+                    try report(issue)
+                    continue
+                }
+            }
+            guard !finished, folderNext < folderPaths.count else { return nil }
+            let batch = folderPaths[folderNext..<min(folderPaths.count, folderNext + 64)]
+            folderNext += batch.count
+            let base = URL(fileURLWithPath: path).standardizedFileURL.path
+            var asked: [(Entry, Keep)] = []
+            for (relative, size) in batch {
+                let entry = Entry(name: relative, path: relative, top: "", size: size)
+                asked.append((entry, try keep(entry)))
+            }
+            let results = LockedArray<Result<File, Issue>?>(repeating: nil, count: asked.count)
+            let work = Batch(asked)
+            DispatchQueue.concurrentPerform(iterations: asked.count) { index in
+                let (entry, keeping) = work.asked[index]
+                results[index] = Self.read(base + "/" + entry.path, entry, keeping)
+            }
+            for case let result? in results.values {
+                if case .success(let file) = result, file.damage == nil { bytesRead += file.size }
+                ready.append(result)
+            }
+        }
+    }
+
+    private static func read(_ full: String, _ entry: Entry, _ keeping: Keep) -> Result<File, Issue> {
+        let unreadable = Issue(kind: .unreadable, path: entry.path, message: "cannot read the file")
+        if case .skip = keeping.bytes { return .success(File(entry: entry, size: entry.size ?? 0)) }
+        guard let hashers = try? keeping.digests.map({ ($0, try Digest($0)) }) else { return .failure(unreadable) }
+        var held = Held(keeping.bytes)
+        var size: Int64 = 0
+        do {
+            _ = try FileChunks.read(full) { chunk in
+                for (_, hasher) in hashers { hasher.update(chunk) }
+                size += Int64(chunk.count)
+                try held.take(chunk, size: size)
+            }
+        } catch {
+            return .failure(unreadable)
+        }
+        var digests: [DigestAlgorithm: String] = [:]
+        for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
+        return .success(File(entry: entry, size: size, digests: digests, data: held.data, head: held.head))
+    }
+}
+
+/// A batch of a folder's files, each read by one worker: a `Keep`'s
+/// stream is only ever called for its own file, from one thread at a time.
+private final class Batch: @unchecked Sendable {
+    let asked: [(BagReader.Entry, BagReader.Keep)]
+    init(_ asked: [(BagReader.Entry, BagReader.Keep)]) { self.asked = asked }
+}
+
+/// The bytes one `Keep` holds while its entry is read.
+private struct Held {
+    var data: Data?
+    var head: Data?
+    let headLimit: Int?
+    let stream: ((UnsafeRawBufferPointer) throws -> Void)?
+
+    init(_ bytes: BagReader.Keep.Bytes) {
+        switch bytes {
+        case .whole: (data, head, headLimit, stream) = (Data(), nil, nil, nil)
+        case .head(let count): (data, head, headLimit, stream) = (nil, Data(), count, nil)
+        case .stream(let body): (data, head, headLimit, stream) = (nil, nil, nil, body)
+        case .skip, .none: (data, head, headLimit, stream) = (nil, nil, nil, nil)
+        }
+    }
+
+    /// `size`: bytes of the entry read so far, this chunk included.
+    mutating func take(_ chunk: UnsafeRawBufferPointer, size: Int64) throws {
+        if data != nil {
+            if size <= BagReader.Keep.wholeLimit { data!.append(contentsOf: chunk) } else { data = nil }
+        }
+        if let limit = headLimit, let kept = head?.count, kept < limit {
+            head!.append(contentsOf: chunk.prefix(limit - kept))
+        }
+        try stream?(chunk)
+    }
+}

@@ -1,0 +1,189 @@
+import Archiving
+import Foundation
+import Hashing
+@testable import MCPackKit
+import Testing
+
+/// The one reader of bags: what it refuses to hand over, what it keeps of
+/// each entry, and that a folder and its archive read alike.
+@Suite struct BagReaderTests {
+    /// A folder of its own, removed by the caller.
+    static func scratch() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-reader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static func zip(_ entries: [(String, Data)], at url: URL) throws {
+        ProcessSetUp.done
+        let writer = try ArchiveWriter(path: url.path, format: .zip)
+        for (path, data) in entries {
+            try writer.add(path: path, data: data, mtime: Builder.defaultSourceDate, compress: true)
+        }
+        _ = try writer.finish()
+    }
+
+    /// Every entry the reader hands over, by path inside the bag.
+    static func readAll(_ path: String, limits: BagLimits = BagLimits(), only: Set<String>? = nil,
+                        keep: BagReader.Keep = BagReader.Keep(.whole, digests: [.sha256])) throws -> (files: [BagReader.File], reader: BagReader) {
+        let reader = try BagReader(path, limits: limits, only: only) { _ in keep }
+        var files: [BagReader.File] = []
+        while let file = try reader.next() { files.append(file) }
+        return (files, reader)
+    }
+
+    static let x = Data("x".utf8)
+
+    @Test func unsafeNamesAreReportedNotHandedOver() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let archive = folder.appendingPathComponent("t.zip")
+        try Self.zip([("t/bagit.txt", Self.x), ("t/../../evil", Self.x), ("/etc/evil", Self.x), ("t/data/bell\u{7}.txt", Self.x),
+                      ("~root/evil", Self.x), ("t/data/ok.txt", Self.x)], at: archive)
+        let (files, reader) = try Self.readAll(archive.path)
+        #expect(files.map(\.entry.path) == ["bagit.txt", "data/ok.txt"])
+        #expect(files.map(\.entry.top) == ["t", "t"])
+        #expect(reader.issues.map(\.kind) == [.unsafeName(.dotDot), .unsafeName(.absolute), .unsafeName(.controlCharacters), .unsafeName(.home)])
+        #expect(reader.issues.map(\.rule) == ["unsafe-path", "unsafe-path", "unsafe-name", "unsafe-path"])
+        #expect(reader.issues.first?.path == "t/../../evil")
+        #expect(reader.complete)
+    }
+
+    /// A link is never followed nor handed over, in a tar or in a folder.
+    @Test func symbolicLinksAreReportedNotHandedOver() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bag = folder.appendingPathComponent("t")
+        try FileManager.default.createDirectory(at: bag.appendingPathComponent("data"), withIntermediateDirectories: true)
+        try Self.x.write(to: bag.appendingPathComponent("bagit.txt"))
+        try FileManager.default.createSymbolicLink(atPath: bag.appendingPathComponent("data/link").path, withDestinationPath: "/etc/passwd")
+        let made = try MCPackBinary.tool("tar", ["-czf", "t.tar.gz", "t"], in: folder)
+        #expect(made.status == 0, "\(made.stderr)")
+        for path in [folder.appendingPathComponent("t.tar.gz").path, bag.path] {
+            let (files, reader) = try Self.readAll(path)
+            #expect(files.map(\.entry.path) == ["bagit.txt"], "\(path)")
+            #expect(reader.issues.map(\.kind) == [.link], "\(path)")
+            #expect(reader.issues.first?.rule == "unsafe-entry")
+            #expect(reader.issues.first?.message == "a symbolic link; a bag holds regular files only")
+        }
+    }
+
+    /// The second of two equal names is not handed over; a name differing
+    /// only in case is (a case-sensitive disk holds both), and said.
+    @Test func duplicateAndCaseCollidingNames() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let archive = folder.appendingPathComponent("t.zip")
+        try Self.zip([("t/data/a.txt", Data("1".utf8)), ("t/data/a.txt", Data("2".utf8)), ("t/data/A.txt", Data("3".utf8)),
+                      ("t/./data//b.txt", Self.x), ("t/data/b.txt", Self.x)], at: archive)
+        let (files, reader) = try Self.readAll(archive.path)
+        #expect(files.map(\.entry.path) == ["data/a.txt", "data/A.txt", "data/b.txt"])
+        #expect(files.first?.data == Data("1".utf8))
+        #expect(reader.issues.map(\.kind) == [.duplicate, .caseCollision, .duplicate])
+        #expect(reader.issues.map(\.path) == ["t/data/a.txt", "t/data/A.txt", "t/data/b.txt"])
+        #expect(reader.issues[1].message == "differs from t/data/a.txt only by case")
+        // A caller that cannot hold both (an unpacker) stops at the first.
+        let strict = try BagReader(archive.path, refusing: { $0.kind == .duplicate }) { _ in .skip }
+        #expect(try strict.next()?.entry.path == "data/a.txt")
+        let refused = #expect(throws: BagReader.Issue.self) { try strict.next() }
+        #expect(refused?.kind == .duplicate)
+    }
+
+    @Test func whatIsKeptIsWhatWasAskedFor() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let big = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let archive = folder.appendingPathComponent("t.zip")
+        try Self.zip([("t/data/big.bin", big)], at: archive)
+        let sha = Digest.hex(big)
+
+        let head = try #require(try Self.readAll(archive.path, keep: BagReader.Keep(.head(10))).files.first)
+        #expect(head.head == big.prefix(10))
+        #expect(head.data == nil)
+        #expect(head.digests.isEmpty)
+        #expect(head.size == Int64(big.count))
+
+        let whole = try #require(try Self.readAll(archive.path, keep: BagReader.Keep(.whole, digests: [.sha256, .md5])).files.first)
+        #expect(whole.data == big)
+        #expect(whole.head == nil)
+        #expect(whole.digests[.sha256] == sha)
+        #expect(whole.digests.count == 2)
+
+        let digests = try #require(try Self.readAll(archive.path, keep: BagReader.Keep(.none, digests: [.sha256])).files.first)
+        #expect(digests.data == nil && digests.head == nil)
+        #expect(digests.digests == [.sha256: sha])
+        #expect(digests.size == Int64(big.count))
+
+        var streamed = Data()
+        let stream = try #require(try Self.readAll(archive.path, keep: BagReader.Keep(.stream { streamed.append(contentsOf: $0) })).files.first)
+        #expect(streamed == big)
+        #expect(stream.data == nil)
+
+        let skipped = try #require(try Self.readAll(archive.path, keep: .skip).files.first)
+        #expect(skipped.size == Int64(big.count))
+        #expect(skipped.data == nil && skipped.digests.isEmpty)
+    }
+
+    /// An entry past a limit ends the read there, and says where.
+    @Test func aLimitStopsTheRead() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let archive = folder.appendingPathComponent("t.zip")
+        try Self.zip([("t/bagit.txt", Self.x), ("t/data/big.bin", Data(count: 5000)), ("t/data/z.txt", Self.x)], at: archive)
+        var limits = BagLimits()
+        limits.maxEntryBytes = 1000
+        let (files, reader) = try Self.readAll(archive.path, limits: limits)
+        #expect(files.map(\.entry.path) == ["bagit.txt"])
+        #expect(reader.issues.map(\.kind) == [.tooLarge])
+        #expect(reader.issues.first?.stops == true)
+        #expect(!reader.complete)
+        #expect(reader.stoppedAt == "in t/data/big.bin")
+    }
+
+    /// An archive and the folder it unpacks to give the same entries, with
+    /// the same sizes and digests; `only` names the few a caller wants.
+    @Test(arguments: ArchiveFormat.allCases)
+    func aFolderAndItsArchiveReadAlike(_ format: ArchiveFormat) throws {
+        ProcessSetUp.done
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bag = try Bag.assemble(top: "t-1", payload: [
+            PayloadFile(path: "b.txt", bytes: Data("bb".utf8)),
+            PayloadFile(path: "sub/a 100%.txt", bytes: Data("a".utf8)),
+            PayloadFile(path: "B.png", bytes: Data("ccc".utf8)),
+        ], info: [("Bundle-Name", "t")])
+        let archive = folder.appendingPathComponent("t-1.\(format.fileExtension)")
+        try bag.write(to: archive.path, format: format, mtime: Builder.defaultSourceDate)
+        let unpacked = try BagUnpacker.unpack(archive.path, into: folder.appendingPathComponent("unpacked"))
+
+        let keep = BagReader.Keep(.whole, digests: [.sha256])
+        let (fromArchive, archiveReader) = try Self.readAll(archive.path, keep: keep)
+        let (fromFolder, folderReader) = try Self.readAll(unpacked.path, keep: keep)
+        #expect(archiveReader.issues.isEmpty && folderReader.issues.isEmpty)
+        #expect(archiveReader.top == "t-1")
+        // mcpack's order: tag files, then the payload in byte order.
+        #expect(fromArchive.map(\.entry.path) == bag.tagFiles.map(\.path) + bag.payload.map(\.path))
+        #expect(fromFolder.map(\.entry.path).sorted() == fromArchive.map(\.entry.path).sorted())
+        func summary(_ files: [BagReader.File]) -> [String: String] {
+            Dictionary(uniqueKeysWithValues: files.map { ($0.entry.path, "\($0.size) \($0.digests[.sha256]!) \($0.data!.count)") })
+        }
+        #expect(summary(fromFolder) == summary(fromArchive))
+        #expect(archiveReader.bytesRead == folderReader.bytesRead)
+
+        let wanted: Set<String> = ["bag-info.txt", "data/sub/a 100%.txt", "data/missing.txt"]
+        for path in [archive.path, unpacked.path] {
+            let (some, _) = try Self.readAll(path, only: wanted, keep: keep)
+            #expect(Set(some.map(\.entry.path)) == ["bag-info.txt", "data/sub/a 100%.txt"], "\(path)")
+        }
+    }
+
+    @Test func whatIsNotABagCannotBeOpened() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("not.zip")
+        try Data("this is not an archive".utf8).write(to: file)
+        #expect(throws: BagReader.CannotOpen.self) { try BagReader(file.path) { _ in .skip } }
+        let missing = #expect(throws: FileError.self) { try BagReader(folder.appendingPathComponent("none").path) { _ in .skip } }
+        #expect(missing?.message == "no such file or folder")
+    }
+}
