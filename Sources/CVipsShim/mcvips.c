@@ -1,12 +1,25 @@
 #include "mcvips.h"
 #include <lcms2.h>
+#include <string.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
+/* Colour warnings seen so far: libvips warns, and carries on as if the
+ * pixels were sRGB, when it cannot use an embedded profile ("fallback",
+ * "does not support ... intent"); mcpack counts them around a conversion it
+ * checks, so a conversion that did not happen is an error, not a record. */
+static gint colour_warnings = 0;
+
 static void quiet(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
     /* libvips's warnings ("Not enough image data") duplicate the errors
      * mcpack reports itself, with the file name, from vips_error_buffer. */
+    if (message && (strstr(message, "intent") || strstr(message, "fallback") || strstr(message, "profile")))
+        g_atomic_int_inc(&colour_warnings);
+}
+
+int mcvips_colour_warnings(void) {
+    return g_atomic_int_get(&colour_warnings);
 }
 
 void mcvips_bound_malloc_arenas(int arenas) {
@@ -289,18 +302,47 @@ VipsImage *mcvips_autorot(VipsImage *in) {
     return out;
 }
 
-int mcvips_icc_profile(VipsImage *image, char *description, size_t size, char *space) {
+int mcvips_icc_profile(VipsImage *image, char *description, size_t size, char *space, int *intents) {
     const void *data = NULL;
     size_t length = 0;
     description[0] = '\0';
     *space = '?';
+    *intents = 0;
     if (!vips_image_get_typeof(image, VIPS_META_ICC_NAME))
         return 0;
-    if (vips_image_get_blob(image, VIPS_META_ICC_NAME, &data, &length) || length == 0)
+    if (vips_image_get_blob(image, VIPS_META_ICC_NAME, &data, &length) || length < 128)
+        return -1;
+    /* A profile cut short still opens: Little CMS reads its tags only when
+     * a transform needs them. Its header says how long it is. */
+    const unsigned char *bytes = data;
+    size_t declared = ((size_t) bytes[0] << 24) | ((size_t) bytes[1] << 16) | ((size_t) bytes[2] << 8) | bytes[3];
+    if (declared > length)
         return -1;
     cmsHPROFILE profile = cmsOpenProfileFromMem(data, (cmsUInt32Number) length);
     if (!profile)
         return -1;
+    /* The intents it converts from, as libvips asks Little CMS before it
+     * uses a profile (it refuses a profile without the intent asked). */
+    static const int wanted[3] = {INTENT_PERCEPTUAL, INTENT_RELATIVE_COLORIMETRIC, INTENT_SATURATION};
+    int first = -1;
+    for (int i = 0; i < 3; i++)
+        if (cmsIsIntentSupported(profile, wanted[i], LCMS_USED_AS_INPUT)) {
+            *intents |= 1 << i;
+            if (first < 0 || wanted[i] == INTENT_RELATIVE_COLORIMETRIC)
+                first = wanted[i];
+        }
+    /* Every tag a conversion reads is read now: a damaged table fails here. */
+    if (first >= 0) {
+        cmsHPROFILE srgb = cmsCreate_sRGBProfile();
+        cmsHTRANSFORM transform = cmsCreateTransform(profile, cmsFormatterForColorspaceOfProfile(profile, 2, FALSE),
+                                                     srgb, TYPE_RGB_8, (cmsUInt32Number) first, 0);
+        cmsCloseProfile(srgb);
+        if (!transform) {
+            cmsCloseProfile(profile);
+            return -1;
+        }
+        cmsDeleteTransform(transform);
+    }
     cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", description, (cmsUInt32Number) size);
     if (description[0] == '\0')
         cmsGetProfileInfoASCII(profile, cmsInfoDescription, cmsNoLanguage, cmsNoCountry, description, (cmsUInt32Number) size);
@@ -309,16 +351,40 @@ int mcvips_icc_profile(VipsImage *image, char *description, size_t size, char *s
     case cmsSigCmykData: *space = 'C'; break;
     case cmsSigGrayData: *space = 'G'; break;
     case cmsSigLabData: *space = 'L'; break;
+    case cmsSigXYZData: *space = 'X'; break;
     default: break;
     }
     cmsCloseProfile(profile);
     return 1;
 }
 
+/* The largest value a sample format holds: what white is at that depth. */
+static double format_max(VipsBandFormat format) {
+    switch (format) {
+    case VIPS_FORMAT_USHORT: return 65535.0;
+    case VIPS_FORMAT_SHORT: return 32767.0;
+    case VIPS_FORMAT_UINT: return 4294967295.0;
+    case VIPS_FORMAT_INT: return 2147483647.0;
+    case VIPS_FORMAT_CHAR: return 127.0;
+    default: return 255.0;
+    }
+}
+
 VipsImage *mcvips_to_srgb8(VipsImage *in, int embedded, const char *input_profile, int intent) {
     VipsObject *scope = VIPS_OBJECT(vips_image_new());
-    VipsImage **t = (VipsImage **) vips_object_local_array(scope, 4);
+    VipsImage **t = (VipsImage **) vips_object_local_array(scope, 9);
     VipsImage *out = NULL;
+    /* 32-bit and signed integer samples are scaled to 16 bits, rounding
+     * (libvips's casts clip them: a 32-bit white would be 255 of 4294967295). */
+    if (in->BandFmt == VIPS_FORMAT_UINT || in->BandFmt == VIPS_FORMAT_INT ||
+        in->BandFmt == VIPS_FORMAT_SHORT || in->BandFmt == VIPS_FORMAT_CHAR) {
+        int grey = in->Bands - (vips_image_hasalpha(in) ? 1 : 0) < 3;
+        if (vips_linear1(in, &t[5], 65535.0 / format_max(in->BandFmt), 0.5, NULL) ||
+            vips_cast(t[5], &t[6], VIPS_FORMAT_USHORT, NULL) ||
+            vips_copy(t[6], &t[7], "interpretation", grey ? VIPS_INTERPRETATION_GREY16 : VIPS_INTERPRETATION_RGB16, NULL))
+            goto done;
+        in = t[7];
+    }
     VipsImage *colour = in;
     /* The ICC path keeps extra (alpha) bands at the input's depth: scale
      * them to 8 bits beside the converted colour. */
@@ -335,6 +401,15 @@ VipsImage *mcvips_to_srgb8(VipsImage *in, int embedded, const char *input_profil
     } else if (input_profile) {
         if (vips_icc_transform(colour, &t[1], "srgb", "input_profile", input_profile, "intent", intent, "depth", 8, NULL))
             goto done;
+    } else if (in->BandFmt == VIPS_FORMAT_USHORT &&
+               (in->Type == VIPS_INTERPRETATION_RGB16 || in->Type == VIPS_INTERPRETATION_GREY16)) {
+        /* 16 bits to 8 by v / 257, rounded: libvips's colourspace drops the
+         * low byte (v >> 8), one too high on part of the range. */
+        VipsInterpretation target = in->Type == VIPS_INTERPRETATION_GREY16 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+        if (vips_linear1(in, &t[1], 1.0 / 257.0, 0.5, NULL) || vips_cast_uchar(t[1], &t[2], NULL) ||
+            vips_copy(t[2], &out, "interpretation", target, NULL))
+            out = NULL;
+        goto done;
     } else {
         VipsInterpretation target = (in->Type == VIPS_INTERPRETATION_B_W || in->Type == VIPS_INTERPRETATION_GREY16)
             ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
@@ -343,11 +418,11 @@ VipsImage *mcvips_to_srgb8(VipsImage *in, int embedded, const char *input_profil
         goto done;
     }
     if (alpha) {
-        /* Alpha at 16 bits (or float 0-1) to 0-255, as colourspace would. */
+        /* Alpha at 16 bits (or float 0-1) to 0-255, rounded (the cast truncates). */
         double scale = in->BandFmt == VIPS_FORMAT_USHORT ? 1.0 / 257.0
             : (in->BandFmt == VIPS_FORMAT_FLOAT || in->BandFmt == VIPS_FORMAT_DOUBLE) ? 255.0 : 1.0;
         if (vips_extract_band(in, &t[2], colour_bands, "n", 1, NULL) ||
-            vips_linear1(t[2], &t[3], scale, 0.0, "uchar", TRUE, NULL) ||
+            vips_linear1(t[2], &t[3], scale, 0.5, "uchar", TRUE, NULL) ||
             vips_bandjoin2(t[1], t[3], &out, NULL))
             out = NULL;
     } else {
@@ -451,4 +526,78 @@ VipsImage *mcvips_insert(VipsImage *base, VipsImage *sub, int left, int top) {
     if (vips_insert(base, sub, &out, left, top, NULL))
         return NULL;
     return out;
+}
+
+/* For tests: an RGB input profile with perceptual tables only (A2B0, no
+ * A2B1), as many scanner profiles and jpegli's XYB are, that reads device
+ * (r, g, b) as the sRGB colour (g, b, r): a file converted with it differs
+ * from the same file taken as sRGB, so a skipped conversion shows. */
+static cmsHTRANSFORM rotating_transform;
+
+static cmsInt32Number rotating_sampler(const cmsUInt16Number in[], cmsUInt16Number out[], void *cargo) {
+    cmsUInt16Number rgb[3] = {in[1], in[2], in[0]};
+    cmsDoTransform(rotating_transform, rgb, out, 1);
+    return TRUE;
+}
+
+int mcvips_test_perceptual_profile(void **data, size_t *length) {
+    cmsHPROFILE srgb = cmsCreate_sRGBProfile(), lab = cmsCreateLab4Profile(NULL);
+    rotating_transform = cmsCreateTransform(srgb, TYPE_RGB_16, lab, TYPE_Lab_16, INTENT_RELATIVE_COLORIMETRIC, 0);
+    cmsHPROFILE profile = cmsCreateProfilePlaceholder(NULL);
+    cmsSetProfileVersion(profile, 4.3);
+    cmsSetDeviceClass(profile, cmsSigInputClass);
+    cmsSetColorSpace(profile, cmsSigRgbData);
+    cmsSetPCS(profile, cmsSigLabData);
+    cmsPipeline *pipeline = cmsPipelineAlloc(NULL, 3, 3);
+    cmsStage *clut = cmsStageAllocCLut16bit(NULL, 33, 3, 3, NULL);
+    cmsStageSampleCLut16bit(clut, rotating_sampler, NULL, 0);
+    /* mAB (LutAToB) tables are A curves, a CLUT, B curves: identity curves
+     * around the CLUT. */
+    cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(NULL, 3, NULL));
+    cmsPipelineInsertStage(pipeline, cmsAT_END, clut);
+    cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(NULL, 3, NULL));
+    cmsWriteTag(profile, cmsSigAToB0Tag, pipeline);
+    cmsMLU *name = cmsMLUalloc(NULL, 1);
+    cmsMLUsetASCII(name, "en", "US", "Perceptual only (rotating)");
+    cmsWriteTag(profile, cmsSigProfileDescriptionTag, name);
+    cmsWriteTag(profile, cmsSigMediaWhitePointTag, cmsD50_XYZ());
+    cmsUInt32Number size = 0;
+    int ok = cmsSaveProfileToMem(profile, NULL, &size) && size > 0;
+    if (ok) {
+        *data = g_malloc(size);
+        ok = cmsSaveProfileToMem(profile, *data, &size);
+        *length = size;
+    }
+    cmsMLUfree(name);
+    cmsPipelineFree(pipeline);
+    cmsCloseProfile(profile);
+    cmsDeleteTransform(rotating_transform);
+    cmsCloseProfile(srgb);
+    cmsCloseProfile(lab);
+    return ok ? 0 : -1;
+}
+
+VipsImage *mcvips_with_profile(VipsImage *in, const void *data, size_t length) {
+    VipsImage *out = NULL;
+    if (vips_copy(in, &out, NULL))
+        return NULL;
+    vips_image_set_blob_copy(out, VIPS_META_ICC_NAME, data, length);
+    return out;
+}
+
+VipsImage *mcvips_test_deepen(VipsImage *in, int format, double factor) {
+    VipsImage *scaled = NULL, *out = NULL;
+    if (vips_linear1(in, &scaled, factor, 0.0, NULL))
+        return NULL;
+    int failed = vips_cast(scaled, &out, (VipsBandFormat) format, NULL);
+    g_object_unref(scaled);
+    if (failed)
+        return NULL;
+    VipsImage *typed = NULL;
+    int grey = in->Bands < 3;
+    failed = vips_copy(out, &typed, "interpretation", format == VIPS_FORMAT_USHORT
+                       ? (grey ? VIPS_INTERPRETATION_GREY16 : VIPS_INTERPRETATION_RGB16)
+                       : (grey ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB), NULL);
+    g_object_unref(out);
+    return failed ? NULL : typed;
 }

@@ -102,9 +102,17 @@ VipsImage *mcvips_autorot(VipsImage *in);
 
 /// Reads the ICC profile embedded in `image`, if any: 0 when there is
 /// none, 1 when it is usable (its description, up to `size` bytes, is put
-/// in `description`, and its colour space in `space`: 'R' RGB, 'C' CMYK,
-/// 'G' grey, 'L' Lab, '?' other), -1 when it cannot be read as a profile.
-int mcvips_icc_profile(VipsImage *image, char *description, size_t size, char *space);
+/// in `description`, its colour space in `space`: 'R' RGB, 'C' CMYK,
+/// 'G' grey, 'L' Lab, 'X' XYZ, '?' other, and the rendering intents it converts
+/// from in `intents`: bit 0 perceptual, 1 relative colorimetric, 2
+/// saturation), -1 when it cannot be read whole as a profile (cut short,
+/// or a table a conversion needs is damaged).
+int mcvips_icc_profile(VipsImage *image, char *description, size_t size, char *space, int *intents);
+
+/// How many colour warnings libvips has given so far (an embedded profile
+/// it could not use and replaced by sRGB): read before and after a
+/// conversion to know it happened.
+int mcvips_colour_warnings(void);
 
 /// 8-bit sRGB (or 8-bit grey, for a grey image with no profile), alpha kept
 /// and scaled to 8 bits. With `embedded`, from the embedded profile; else
@@ -147,5 +155,16 @@ int mcvips_block_difference(VipsImage *a, VipsImage *b, int block, float **value
 /// `sub` placed over `base` with its top-left corner at left, top; what
 /// falls outside `base` is cut off.
 VipsImage *mcvips_insert(VipsImage *base, VipsImage *sub, int left, int top);
+
+/// For tests: an RGB input profile with perceptual tables only, reading
+/// device (r, g, b) as the sRGB colour (g, b, r); g_free the bytes.
+int mcvips_test_perceptual_profile(void **data, size_t *length);
+
+/// `in` with `data` attached as its ICC profile, whatever it holds.
+VipsImage *mcvips_with_profile(VipsImage *in, const void *data, size_t length);
+
+/// For tests: 8-bit `in` at a deeper integer format (a VipsBandFormat:
+/// ushort or uint), each value multiplied by `factor`.
+VipsImage *mcvips_test_deepen(VipsImage *in, int format, double factor);
 
 #endif

@@ -13,17 +13,29 @@ import Imaging
 ///   to sRGB with the relative colorimetric intent, which keeps every colour
 ///   sRGB can show exactly as measured and clips only those it cannot (a
 ///   scan of a document is judged by the colours it has, not made to look
-///   plausible as perceptual rendering would);
+///   plausible as perceptual rendering would). A profile without relative
+///   colorimetric tables (many scanner and camera profiles, jpegli's XYB)
+///   is converted with the intent it has, perceptual then saturation, and
+///   the record says which; one with none, or damaged, is refused;
 /// - without a profile, RGB is taken as sRGB, CMYK is converted through
 ///   libvips's built-in CMYK profile (and the record says so), Lab and
 ///   float become sRGB, grey stays grey;
-/// - 16-bit and float values are scaled to 8 bits, not truncated.
+/// - 16-bit, 32-bit and float values are scaled to 8 bits by their real
+///   range, rounding (v / 257 for 16 bits), not truncated or clipped.
 ///
 /// What ships is untagged: iOS, browsers and IIIF viewers take untagged
 /// pictures as sRGB. A picture that is already 8-bit sRGB, upright and
 /// untagged goes through unchanged, byte for byte where it is shipped as is.
 enum PictureImport {
+    /// The intent asked for; a profile without it is converted with the
+    /// first of `fallbackIntents` it has.
     static let intent = RenderingIntent.relativeColorimetric
+    static let fallbackIntents: [RenderingIntent] = [.perceptual, .saturation]
+
+    /// The intent a profile is converted with, nil when it has none.
+    static func intent(for profile: PictureFacts.Profile) -> RenderingIntent? {
+        ([intent] + fallbackIntents).first { profile.intents.contains($0) }
+    }
 
     /// What bundle.json records of a picture input: what the file was, and
     /// each conversion made.
@@ -86,7 +98,11 @@ enum PictureImport {
     static func check(_ image: Image, path: String, env: CheckEnvironment) -> Checked? {
         let facts = image.pictureFacts
         if facts.profileUnreadable {
-            env.problem(path, "embeds an ICC colour profile that cannot be read (damaged, or not a profile); export the picture again with its profile, or as sRGB")
+            env.problem(path, "embeds an ICC colour profile that cannot be read whole (cut short or damaged, or not a profile); export the picture again with its profile, or as sRGB")
+            return nil
+        }
+        if let profile = facts.profile, intent(for: profile) == nil {
+            env.problem(path, "embeds the ICC profile \"\(profile.description)\", which has no tables to convert its colours from (no rendering intent); export the picture again as sRGB")
             return nil
         }
         let colourBands = image.bands - (facts.hasAlpha ? 1 : 0)
@@ -98,18 +114,27 @@ enum PictureImport {
         if let profile = facts.profile {
             let pixels = ["cmyk": "cmyk", "b-w": "grey", "grey16": "grey", "lab": "lab", "labs": "lab"][facts.interpretation] ?? "rgb"
             guard profile.space == pixels else {
-                env.problem(path, "embeds the ICC profile \"\(profile.description)\", a \(profile.space) profile, but its pixels are \(pixels); export it again with a matching profile")
+                let words = PictureFacts.Profile.words
+                env.problem(path, "embeds the ICC profile \"\(profile.description)\", a profile for \(words(profile.space)) colours, but its pixels are \(words(pixels)); export it again with a matching profile")
                 return nil
             }
         }
         let checked = Checked(facts: facts, width: facts.turnsQuarter ? image.height : image.width,
                               height: facts.turnsQuarter ? image.width : image.height)
         if !checked.unchanged {
+            let named = facts.profile.map { " with its ICC profile \"\($0.description)\"" } ?? ""
+            // libvips does not fail a conversion it cannot make from a
+            // profile: it warns and takes the pixels as sRGB. A warning
+            // here is a conversion that would not happen.
+            let warnings = Image.colourWarnings
             do {
                 try converted(image.cropped(left: 0, top: 0, width: 1, height: 1), checked).image.decodeAll()
             } catch {
-                let named = facts.profile.map { " with its ICC profile \"\($0.description)\"" } ?? ""
                 env.problem(path, "cannot be converted to sRGB\(named): \(error)")
+                return nil
+            }
+            if facts.profile != nil, Image.colourWarnings != warnings {
+                env.problem(path, "cannot be converted to sRGB\(named): the image library could not use the profile and would have taken the colours as sRGB; export the picture again as sRGB")
                 return nil
             }
         }
@@ -141,8 +166,10 @@ enum PictureImport {
             record.conversions.append("turned upright (EXIF orientation \(facts.orientation))")
         }
         if let profile = facts.profile {
-            picture = try picture.srgb8(from: .embedded, intent: intent)
-            record.conversions.append("converted from its profile \"\(profile.description)\" to sRGB (relative colorimetric)")
+            guard let chosen = intent(for: profile) else { throw NoRenderingIntent(profile: profile.description) }
+            picture = try picture.srgb8(from: .embedded, intent: chosen)
+            let why = chosen == intent ? "" : ": the profile has no \(intent.rawValue) tables"
+            record.conversions.append("converted from its profile \"\(profile.description)\" to sRGB (\(chosen.rawValue)\(why))")
         } else if facts.interpretation == "cmyk" {
             picture = try picture.srgb8(from: .assumed("cmyk"), intent: intent)
             record.conversions.append("no profile: CMYK taken as libvips's built-in CMYK profile, converted to sRGB (relative colorimetric)")
@@ -154,8 +181,16 @@ enum PictureImport {
             }
         }
         if facts.bits != 8 {
-            record.conversions.append("\(facts.bits) bits per channel scaled to 8")
+            let how = facts.float ? "floating-point values (0 to 1) scaled to 8 bits, rounded"
+                : "\(facts.bits)-bit values scaled to 8 bits by their range (0 to \(facts.integerMax)), rounded"
+            record.conversions.append(how)
         }
         return (picture, record)
     }
+}
+
+/// A profile with no table to convert its colours from.
+struct NoRenderingIntent: Error, CustomStringConvertible {
+    var profile: String
+    var description: String { "the ICC profile \"\(profile)\" has no tables to convert its colours from (no rendering intent)" }
 }

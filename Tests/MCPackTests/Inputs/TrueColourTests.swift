@@ -1,0 +1,89 @@
+import Foundation
+import Imaging
+import Testing
+
+/// Files that came out wrong while the build said all was well: a profile
+/// with perceptual tables only, a profile cut short, 32-bit samples, 16-bit
+/// samples at the top of their range, Lab white. Each is compared with an
+/// independent expected picture (the colour it was made to show), and what
+/// bundle.json records is read against the pixels.
+@Suite struct TrueColourTests {
+    static let colour: [Double] = [200, 60, 30]
+
+    static func build(_ master: Image, file: String = "master.tif") throws -> (TestProject, RunResult) {
+        try ColourTests.build(master, file: file)
+    }
+
+    static func conversions(_ project: TestProject) throws -> [String] {
+        let picture = try ColourTests.record(try ColourTests.unpack(project), "document")["picture"] as? [String: Any]
+        return picture?["conversions"] as? [String] ?? []
+    }
+
+    @Test func aPerceptualOnlyProfileIsConvertedWithTheIntentItHas() throws {
+        // The profile reads device (r, g, b) as the sRGB colour (g, b, r):
+        // taken as sRGB, these pixels would show (30, 200, 60), a green.
+        let device = [Self.colour[2], Self.colour[0], Self.colour[1]]
+        let master = try Image.solid(width: TestProject.masterWidth, height: TestProject.masterHeight, ink: device)
+            .withProfile(try Image.perceptualOnlyTestProfile())
+        let (project, result) = try Self.build(master)
+        defer { project.destroy() }
+        #expect(result.status == 0, "\(result.stderr)")
+        let data = try ColourTests.unpack(project)
+        for tile in ["master_files/10/0_0.jpeg", "master_files/10/2_1.jpeg"] {
+            let difference = try ColourTests.meanDifference(data.appendingPathComponent("document/\(tile)"), Self.colour)
+            #expect(difference <= ColourTests.tolerance, "\(tile): mean difference \(difference)")
+        }
+        let said = try Self.conversions(project)
+        #expect(said.contains { $0.contains("Perceptual only (rotating)") && $0.contains("(perceptual: the profile has no relative colorimetric tables)") },
+                "\(said)")
+    }
+
+    @Test func aProfileCutShortIsRefusedNamingTheFile() throws {
+        let profile = try Image.perceptualOnlyTestProfile().prefix(300)
+        let master = try Image.solid(width: TestProject.masterWidth, height: TestProject.masterHeight, ink: Self.colour).withProfile(Data(profile))
+        let (project, result) = try Self.build(master)
+        defer { project.destroy() }
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("assets/document/master.tif: embeds an ICC colour profile that cannot be read whole"), "\(result.stderr)")
+        #expect(project.outputFiles().isEmpty)
+    }
+
+    @Test func thirtyTwoBitSamplesAreScaledNotClipped() throws {
+        let master = try Image.solid(width: TestProject.masterWidth, height: TestProject.masterHeight, ink: Self.colour).deepened(bits: 32)
+        #expect(master.pictureFacts.bits == 32)
+        let (project, result) = try Self.build(master)
+        defer { project.destroy() }
+        #expect(result.status == 0, "\(result.stderr)")
+        let data = try ColourTests.unpack(project)
+        let difference = try ColourTests.meanDifference(data.appendingPathComponent("document/master_files/10/0_0.jpeg"), Self.colour)
+        #expect(difference <= ColourTests.tolerance, "mean difference \(difference)")
+        #expect(try Self.conversions(project).contains("32-bit values scaled to 8 bits by their range (0 to 4294967295), rounded"))
+    }
+
+    /// 65280 is 254.0 of 255 at 16 bits: dropping the low byte gives 255.
+    @Test func sixteenBitSamplesAreRoundedNotTruncated() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        let icon = try Image.solid(width: 32, height: 32, ink: [255, 128, 0, 255]).deepened(bits: 16, factor: 256)
+        try icon.write(to: project.url("assets/categories/1.png").path)
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let shipped = try Image(contentsOf: try ColourTests.unpack(project).appendingPathComponent("categories/1.png").path)
+        // 128 x 256 = 32768 is 127.5 of 255: rounded, 128.
+        let means = try shipped.bandMeans()
+        #expect(means == [254, 128, 0, 254], "\(means)")
+    }
+
+    /// A float Lab TIFF (16-bit Lab too) keeps its white; an 8-bit CIELab
+    /// TIFF, which libvips reads packed into 10 bits, does not yet.
+    @Test func labWhiteIsWhite() throws {
+        let master = try Image.solid(width: TestProject.masterWidth, height: TestProject.masterHeight, ink: [255, 255, 255]).lab()
+        #expect(master.pictureFacts.interpretation == "lab")
+        let (project, result) = try Self.build(master)
+        defer { project.destroy() }
+        #expect(result.status == 0, "\(result.stderr)")
+        let tile = try Image(contentsOf: try ColourTests.unpack(project).appendingPathComponent("document/master_files/10/0_0.jpeg").path)
+        let means = try tile.bandMeans()
+        #expect(means.allSatisfy { $0 >= 254 }, "\(means)")
+    }
+}
