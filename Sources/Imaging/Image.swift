@@ -4,17 +4,43 @@ import Foundation
 /// A failure reported by libvips, with its own explanation.
 public struct ImagingError: Error, CustomStringConvertible, Sendable {
     public let description: String
+    /// libvips's explanation alone, in plain words, when it gave one.
+    public let cause: String?
 
     /// `what` failed: libvips's explanation, if any, is appended. libvips
     /// keeps its errors in one buffer per process, taken and cleared only here.
     init(_ what: String) {
         var text = what
+        var cause: String?
         if let raw = vips_error_buffer_copy() {
-            let detail = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
+            let detail = String(cString: raw)
             g_free(raw)
-            if !detail.isEmpty { text += ": " + detail.replacingOccurrences(of: "\n", with: "; ") }
+            let said = Self.plainWords(detail)
+            if !said.isEmpty {
+                text += ": " + said
+                cause = said
+            }
         }
         description = text
+        self.cause = cause
+    }
+
+    /// What libvips says, as a person reads it: a cause it names in its
+    /// own terms put in a photographer's words, each line once (a damaged
+    /// TIFF repeats one line per strip), and files by name, not by the
+    /// temporary or absolute path libvips was given.
+    static func plainWords(_ detail: String) -> String {
+        let known = [
+            ("tiled separate planes not supported",
+             "this TIFF stores its colour planes separately in tiles, which the image library cannot read; save it as a contiguous (interleaved) or strip TIFF"),
+        ]
+        for (phrase, words) in known where detail.contains(phrase) { return words }
+        var seen = Set<String>()
+        let lines = detail.split(whereSeparator: \.isNewline).map { line in
+            line.replacingOccurrences(of: #"/(?:[^/\s"'`:;]+/)+([^/\s"'`:;]+)"#, with: "$1", options: .regularExpression)
+                .trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty && seen.insert($0).inserted }
+        return lines.joined(separator: "; ")
     }
 }
 

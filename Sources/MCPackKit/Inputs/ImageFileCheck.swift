@@ -12,6 +12,32 @@ enum ImageFileCheck {
     /// data of n bytes cannot hold more than about 1032 * n bytes of pixels.
     static let deflateMaxRatio = 1032
 
+    /// The kind of picture file mcpack does not take, named as its maker
+    /// would ("a Photoshop document (PSD)"), from its first bytes; nil for
+    /// TIFF, PNG, JPEG and anything it does not recognise.
+    static func foreignKind(_ head: [UInt8]) -> String? {
+        func starts(_ text: String, at offset: Int = 0) -> Bool {
+            let bytes = Array(text.utf8)
+            return head.count >= offset + bytes.count && Array(head[offset..<offset + bytes.count]) == bytes
+        }
+        if starts("8BPS") { return "a Photoshop document (PSD)" }
+        if starts("GIF8") { return "a GIF" }
+        if starts("BM") { return "a BMP" }
+        if starts("RIFF"), starts("WEBP", at: 8) { return "a WebP" }
+        if starts("ftypheic", at: 4) || starts("ftypheix", at: 4) || starts("ftypmif1", at: 4) { return "a HEIC" }
+        if starts("ftypavif", at: 4) { return "an AVIF" }
+        if starts("%PDF") { return "a PDF" }
+        if starts("\u{00}\u{00}\u{00}\u{0C}jP  ") || starts("\u{FF}\u{4F}\u{FF}\u{51}") { return "a JPEG 2000" }
+        return nil
+    }
+
+    /// `foreignKind` of the file at `path`.
+    static func foreignKind(atPath path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return foreignKind([UInt8]((try? handle.read(upToCount: 16)) ?? Data()))
+    }
+
     /// The problem with an image already read into memory, or nil.
     static func problem(in data: Data) -> String? {
         problem(size: data.count) { offset, count in
@@ -35,6 +61,9 @@ enum ImageFileCheck {
 
     private static func problem(size: Int, read: (_ offset: Int, _ count: Int) -> [UInt8]) -> String? {
         if size == 0 { return "is empty (0 bytes); export or copy the image again" }
+        if read(0, 24) == Array("version https://git-lfs.".utf8) {
+            return "is a Git LFS pointer (a small text file that stands for the image), not the image itself; run `git lfs pull` to fetch it"
+        }
         guard size >= 8, read(0, 8) == pngSignature else { return nil }
         var offset = 8
         var last = "signature"

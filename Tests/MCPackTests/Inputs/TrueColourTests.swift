@@ -86,4 +86,49 @@ import Testing
         let means = try tile.bandMeans()
         #expect(means.allSatisfy { $0 >= 254 }, "\(means)")
     }
+
+    /// A valid baseline TIFF that libvips 8.14 cannot read: 16 x 16 RGB,
+    /// one 16 x 16 tile per colour plane (PlanarConfiguration 2).
+    static func separatePlanesTIFF() -> Data {
+        var out = Data("II*\u{0}".utf8)
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] { u16(v & 0xFFFF) + u16(v >> 16) }
+        let side = 16, plane = side * side
+        let planes = [200, 60, 30].flatMap { [UInt8](repeating: UInt8($0), count: plane) }
+        let bitsAt = 8 + planes.count, offsetsAt = bitsAt + 6, countsAt = offsetsAt + 12, ifdAt = countsAt + 12
+        out += u32(ifdAt) + planes + u16(8) + u16(8) + u16(8)
+        out += u32(8) + u32(8 + plane) + u32(8 + 2 * plane) + u32(plane) + u32(plane) + u32(plane)
+        let entries: [(tag: Int, type: Int, count: Int, value: Int)] = [
+            (256, 3, 1, side), (257, 3, 1, side), (258, 3, 3, bitsAt), (259, 3, 1, 1), (262, 3, 1, 2), (277, 3, 1, 3),
+            (284, 3, 1, 2), (322, 3, 1, side), (323, 3, 1, side), (324, 4, 3, offsetsAt), (325, 4, 3, countsAt),
+        ]
+        out += u16(entries.count)
+        for e in entries { out += u16(e.tag) + u16(e.type) + u32(e.count) + (e.type == 3 && e.count == 1 ? u16(e.value) + u16(0) : u32(e.value)) }
+        return out + u32(0)
+    }
+
+    @Test func aTIFFLibvipsCannotReadIsRefusedInPlainWordsNotAsDamaged() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        try Self.separatePlanesTIFF().write(to: project.url("assets/document/master.tif"))
+        try project.remove("assets/document/master.png")
+        try project.edit("bundle.toml", "assets/document/master.png", "assets/document/master.tif")
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("assets/document/master.tif: its pixels cannot be read: this TIFF stores its colour planes separately in tiles"),
+                "\(result.stderr)")
+        #expect(!result.stderr.contains("damaged"), "\(result.stderr)")
+        #expect(!result.stderr.contains(project.root.path), "paths are the project's: \(result.stderr)")
+    }
+
+    @Test func aPhotoshopDocumentIsNamedAsOne() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        try (Data("8BPS".utf8) + Data(repeating: 0, count: 60)).write(to: project.url("assets/document/master.psd"))
+        try project.remove("assets/document/master.png")
+        try project.edit("bundle.toml", "assets/document/master.png", "assets/document/master.psd")
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("assets/document/master.psd: is a Photoshop document (PSD); the master must be TIFF, PNG or JPEG"), "\(result.stderr)")
+    }
 }

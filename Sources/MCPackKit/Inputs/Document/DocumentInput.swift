@@ -75,15 +75,33 @@ enum DocumentInput: BundleInput {
             env.problem(settings.image, problem)
             return .failed
         }
+        if let kind = ImageFileCheck.foreignKind(atPath: url.path) {
+            env.problem(settings.image, "is \(kind); the master must be TIFF, PNG or JPEG: export it as one of those")
+            return .failed
+        }
         let image: Image
         do {
             image = try Image(contentsOf: url.path, sequential: true)
         } catch {
-            env.problem(settings.image, "not an image mcpack can read (\(error)); the master must be TIFF, PNG or JPEG")
+            // libvips's cause alone: the file is named once, as the project names it.
+            let cause = (error as? ImagingError)?.cause ?? "\(error)"
+            env.problem(settings.image, "not an image mcpack can read (\(cause)); the master must be TIFF, PNG or JPEG")
+            return .failed
+        }
+        do {
+            // The first pixel, read now: a file whose header reads but whose
+            // pixels the library cannot (a layout it does not support) is
+            // refused before minutes of tiling. On an image of its own: a
+            // sequential read cannot go back to the top for the colour check.
+            try Image(contentsOf: url.path, sequential: true).cropped(left: 0, top: 0, width: 1, height: 1).decodeAll()
+        } catch {
+            env.problem(settings.image, "its pixels cannot be read: \((error as? ImagingError)?.cause ?? "\(error)")")
             return .failed
         }
         guard let format = image.format, formats.contains(format) else {
-            env.problem(settings.image, "is \(image.format ?? "an unknown format"); the master must be TIFF, PNG or JPEG")
+            // "magick" is the loader, not the format: ImageMagick read it.
+            let named = image.format.map { $0 == "magick" ? "in a format mcpack does not take" : "a \($0.uppercased()) file" } ?? "in an unknown format"
+            env.problem(settings.image, "is \(named); the master must be TIFF, PNG or JPEG")
             return .failed
         }
         guard let picture = PictureImport.check(image, path: settings.image, env: env) else { return .failed }
