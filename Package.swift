@@ -110,7 +110,7 @@ let package = Package(
 
         // Unit tests of the kit, and end-to-end runs of the built binary
         // (which `swift test` builds first, as a product of the package).
-        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "MCPackSchema", "Imaging", "Archiving", "Hashing", "FileIO", "SwiftLiteral",
+        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "MCPackSchema", "CZlib", "Imaging", "Archiving", "Hashing", "FileIO", "SwiftLiteral",
                                                         "mcpack-build-stop", "toml-crash-probe"]),
 
         // The schema on its own: it links Foundation and nothing else.

@@ -287,16 +287,93 @@ VipsImage *mcvips_difference_image(VipsImage *a, VipsImage *b) {
     return out;
 }
 
+/* The Orientation tag (0x0112) of IFD0 in an EXIF block ("Exif\0\0" and a
+ * TIFF structure), 0 when it has none. Bounds are checked at every read. */
+static int exif_orientation(const unsigned char *p, size_t n) {
+    if (n >= 6 && memcmp(p, "Exif\0\0", 6) == 0) {
+        p += 6;
+        n -= 6;
+    }
+    if (n < 8)
+        return 0;
+    int big = p[0] == 'M';
+    if (!(p[0] == p[1] && (p[0] == 'M' || p[0] == 'I')))
+        return 0;
+#define U16(o) (big ? (p[o] << 8 | p[(o) + 1]) : (p[(o) + 1] << 8 | p[o]))
+#define U32(o) (big ? ((size_t) p[o] << 24 | (size_t) p[(o) + 1] << 16 | (size_t) p[(o) + 2] << 8 | p[(o) + 3]) \
+                    : ((size_t) p[(o) + 3] << 24 | (size_t) p[(o) + 2] << 16 | (size_t) p[(o) + 1] << 8 | p[o]))
+    size_t ifd = U32(4);
+    if (ifd + 2 > n)
+        return 0;
+    int count = U16(ifd);
+    for (int i = 0; i < count; i++) {
+        size_t entry = ifd + 2 + 12 * (size_t) i;
+        if (entry + 12 > n)
+            return 0;
+        if (U16(entry) == 0x0112 && U16(entry + 2) == 3)
+            return U16(entry + 8);
+    }
+#undef U16
+#undef U32
+    return 0;
+}
+
+/* ImageMagick and editors built on it keep EXIF in a PNG as a text chunk,
+ * "Raw profile type exif": a line "exif", the length, then hex. libvips
+ * reads only the eXIf chunk; the orientation in the text is set as the
+ * image's, so autorot turns it as a viewer that reads the text would. */
+static int png_text_orientation(VipsImage *image) {
+    for (int i = 0; i < 16; i++) {
+        char field[64];
+        const char *text = NULL;
+        snprintf(field, sizeof(field), "png-comment-%d-Raw profile type exif", i);
+        if (!vips_image_get_typeof(image, field) || vips_image_get_string(image, field, &text) || !text)
+            continue;
+        /* Skip "\nexif\n", the decimal length and its newline; then hex. */
+        const char *at = strstr(text, "exif");
+        if (!at)
+            return 0;
+        at += 4;
+        while (*at == '\n' || *at == ' ')
+            at++;
+        size_t length = strtoul(at, (char **) &at, 10);
+        if (length == 0 || length > 1 << 20)
+            return 0;
+        unsigned char *bytes = g_malloc(length);
+        size_t got = 0;
+        while (*at && got < length) {
+            int high = g_ascii_xdigit_value(*at);
+            if (high < 0) { at++; continue; }
+            int low = g_ascii_xdigit_value(at[1]);
+            if (low < 0)
+                break;
+            bytes[got++] = (unsigned char) (high << 4 | low);
+            at += 2;
+        }
+        int orientation = got == length ? exif_orientation(bytes, length) : 0;
+        g_free(bytes);
+        return orientation;
+    }
+    return 0;
+}
+
 int mcvips_orientation(VipsImage *image) {
     int orientation = 1;
-    if (vips_image_get_typeof(image, VIPS_META_ORIENTATION) &&
-        vips_image_get_int(image, VIPS_META_ORIENTATION, &orientation))
-        return 1;
+    if (vips_image_get_typeof(image, VIPS_META_ORIENTATION)) {
+        if (vips_image_get_int(image, VIPS_META_ORIENTATION, &orientation))
+            return 1;
+    } else if ((orientation = png_text_orientation(image)) >= 2 && orientation <= 8) {
+        vips_image_set_int(image, VIPS_META_ORIENTATION, orientation);
+    } else {
+        orientation = 1;
+    }
     return orientation >= 1 && orientation <= 8 ? orientation : 1;
 }
 
 VipsImage *mcvips_autorot(VipsImage *in) {
     VipsImage *out = NULL;
+    /* An orientation kept only in a PNG's text becomes the image's first. */
+    mcvips_orientation(in);
     if (vips_autorot(in, &out, NULL))
         return NULL;
     return out;

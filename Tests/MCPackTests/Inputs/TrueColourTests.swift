@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 import Imaging
 import Testing
@@ -130,5 +131,52 @@ import Testing
         let result = try MCPackBinary.run(["build"], in: project.root)
         #expect(result.status == 2)
         #expect(result.stderr.contains("assets/document/master.psd: is a Photoshop document (PSD); the master must be TIFF, PNG or JPEG"), "\(result.stderr)")
+    }
+
+    /// A PNG with a chunk of `type` inserted after its header (an eXIf, or
+    /// the tEXt ImageMagick writes for "Raw profile type exif").
+    static func withChunk(_ png: Data, type: String, body: Data) -> Data {
+        var chunk = Data()
+        let length = UInt32(body.count)
+        chunk += [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+        let typed = Data(type.utf8) + body
+        chunk += typed
+        let crc = typed.withUnsafeBytes { UInt32(crc32(0, $0.bindMemory(to: Bytef.self).baseAddress, uInt($0.count))) }
+        chunk += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+        // After the 8-byte signature and the 25-byte IHDR chunk.
+        return png.prefix(33) + chunk + png.dropFirst(33)
+    }
+
+    /// Orientation kept in a PNG's eXIf chunk, or in the "Raw profile type
+    /// exif" text ImageMagick writes: turned upright as in a JPEG.
+    @Test(arguments: ["eXIf", "Raw profile type exif"]) func aPNGsOrientationIsApplied(_ place: String) throws {
+        let upright = try Image.noise(width: TestProject.masterWidth, height: TestProject.masterHeight, bands: 3, seed: 7)
+        let (reference, built) = try ColourTests.build(upright, file: "master.png")
+        defer { reference.destroy() }
+        #expect(built.status == 0, "\(built.stderr)")
+        let stored = try upright.rotated(quarterTurns: 3)
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        let path = project.url("assets/document/master.png")
+        try stored.write(to: path.path)
+        // Orientation 6 (Right-top) in a big-endian TIFF block.
+        let tiff: [UInt8] = [0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0]
+        let body: Data
+        if place == "eXIf" {
+            body = Data(tiff)
+        } else {
+            let exif = Array("Exif".utf8) + [0, 0] + tiff
+            let hex = exif.map { String(format: "%02x", $0) }.joined()
+            body = Data("Raw profile type exif".utf8) + [0] + Data("\nexif\n\(String(repeating: " ", count: 6))\(exif.count)\n\(hex)\n".utf8)
+        }
+        try Self.withChunk(try Data(contentsOf: path), type: place == "eXIf" ? "eXIf" : "tEXt", body: body).write(to: path)
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let want = try ColourTests.unpack(reference), got = try ColourTests.unpack(project)
+        for tile in ["master_files/10/0_0.jpeg", "master_files/10/2_1.jpeg"] {
+            #expect(try Data(contentsOf: want.appendingPathComponent("document/\(tile)")) == Data(contentsOf: got.appendingPathComponent("document/\(tile)")),
+                    "\(tile) differs from the upright picture's")
+        }
+        #expect((try ColourTests.record(got, "document")["picture"] as? [String: Any])?["orientation"] as? Int == 6)
     }
 }
