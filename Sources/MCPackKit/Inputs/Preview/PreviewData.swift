@@ -165,20 +165,16 @@ struct PreviewContext {
     var screens: [Screen]
     var gallery: [Section]
 
-    /// A section of pictures another input publishes (`PreviewPictures`).
+    /// A section of pictures another input publishes, with each picture's
+    /// path from the page.
     struct Section {
-        struct Picture {
-            var label: String
-            var path: String
+        struct Shown {
+            var picture: PreviewPictures.Picture
             var src: String
-            var width: Int
-            var height: Int
         }
 
-        var id: String
-        var title: String
-        var description: String
-        var pictures: [Picture]
+        var section: PreviewPictures
+        var pictures: [Shown]
     }
 
     init(data: PreviewData, icons: AppIconSet?, launch: LaunchScreens?, gallery: [PreviewPictures] = []) {
@@ -211,9 +207,7 @@ struct PreviewContext {
         }
         hasLaunch = !screens.isEmpty
         self.gallery = gallery.filter { !$0.pictures.isEmpty }.map { section in
-            Section(id: section.id, title: section.title, description: section.description, pictures: section.pictures.map {
-                Section.Picture(label: $0.label, path: $0.path, src: "../" + $0.path, width: $0.width, height: $0.height)
-            })
+            Section(section: section, pictures: section.pictures.map { Section.Shown(picture: $0, src: "../" + $0.path) })
         }
     }
 }

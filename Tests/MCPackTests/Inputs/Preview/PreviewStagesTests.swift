@@ -59,6 +59,23 @@ import Testing
         #expect(html.contains("mcpack verify test-bundle-1.0.0.zip"))
     }
 
+    /// Any input may publish pictures for the page; they get a section of
+    /// their own, and verify finds each one in the bag.
+    @Test func publishedPicturesAreShownAndResolve() throws {
+        let section = PreviewPictures(id: "exhibits", title: "Exhibits", description: "The exhibition's photographs.",
+                                      pictures: [.init(label: "hall.png", path: "exhibits/hall.png", width: 64, height: 48)])
+        let context = PreviewContext(data: Self.data(), icons: nil, launch: nil, gallery: [section])
+        let files = Dictionary(uniqueKeysWithValues: try TemplateSet.load("preview").render(context).map { ("data/preview/\($0.path)", $0.data) })
+        let html = Self.page(files)
+        #expect(html.contains(#"<h2 id="exhibits-heading">Exhibits</h2>"#), "\(html)")
+        #expect(html.contains(#"<img src="../exhibits/hall.png" width="64" height="48" loading="lazy" alt="hall.png">"#))
+        #expect(PreviewInput.verify(nil, in: Self.bag(files.merging(["data/exhibits/hall.png": Data("x".utf8)]) { $1 })).isEmpty)
+        let missing = PreviewInput.verify(nil, in: Self.bag(files))
+        #expect(missing.contains { $0.rule == "preview-files" && $0.message.contains("exhibits/hall.png") }, "\(missing)")
+        // No section, no trace: a page without published pictures is as before.
+        #expect(!Self.page(try Self.render(Self.data())).contains("exhibits"))
+    }
+
     @Test func theDataReadsBackFromThePageAndNoTextClosesItsScript() throws {
         var file = Self.file
         file.clauses[0].translation = "ends here </script><script>alert(1)</script>"
