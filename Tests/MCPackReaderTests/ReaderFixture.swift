@@ -101,8 +101,16 @@ struct ReaderFixture: Sendable {
     static let deepZoom = Task { try await ReaderFixture.make(layout: "dz") }
     static let iiif = Task { try await ReaderFixture.make(layout: "iiif3") }
 
+    /// One folder for every fixture of this test process, removed when it
+    /// exits.
+    static let processRoot: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-reader-tests-\(UUID().uuidString)")
+        atexit { try? FileManager.default.removeItem(at: ReaderFixture.processRoot) }
+        return folder
+    }()
+
     static func make(layout: String) async throws -> ReaderFixture {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-reader-\(layout)-\(UUID().uuidString)")
+        let root = processRoot.appendingPathComponent(layout)
         func write(_ relative: String, _ data: Data) throws {
             let file = root.appendingPathComponent(relative)
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
