@@ -3,9 +3,11 @@ import PackageDescription
 
 let package = Package(
     name: "mcpack",
-    platforms: [.macOS(.v13)],
+    // iOS for MCPackReader, the library the kiosk app links.
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "mcpack", targets: ["mcpack"]),
+        .library(name: "MCPackReader", targets: ["MCPackReader"]),
     ],
     // Each dependency at one exact version, so two machines build the same
     // mcpack (Package.resolved is not committed). TOMLKit's bundled toml++
@@ -15,6 +17,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
+        // SHA-256 for MCPackReader without OpenSSL: CryptoKit on Apple
+        // platforms, its own BoringSSL copy elsewhere.
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     ],
     targets: [
         // The C boundary: system libraries, and fixed-argument wrappers for
@@ -99,6 +104,15 @@ let package = Package(
             ]
         ),
 
+        // The library the kiosk app links: the bundle opened and verified,
+        // the tiles in view chosen within a memory budget, the clause under
+        // a finger; on Apple platforms a zoomable view. It stands on the
+        // schema only: nothing in C of its own, so an app builds it as is.
+        .target(
+            name: "MCPackReader",
+            dependencies: ["MCPackSchema", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+
         // The command line: parse, call the kit, print, exit.
         .executableTarget(
             name: "mcpack",
@@ -115,6 +129,14 @@ let package = Package(
 
         // The schema on its own: it links Foundation and nothing else.
         .testTarget(name: "SchemaTests", dependencies: ["MCPackSchema"]),
+
+        // The reader on small bundles mcpack builds in the tests; libvips
+        // (Imaging) decodes the tiles it chooses, to compare with the master.
+        .testTarget(name: "MCPackReaderTests", dependencies: ["MCPackReader", "MCPackSchema", "MCPackKit", "Imaging"]),
+
+        // Bench-only (scripts/bench.sh): the reader's peak memory verifying
+        // a bundle, and the tiles' decoded bytes on the iPad screens.
+        .executableTarget(name: "mcpack-reader-bench", dependencies: ["MCPackReader"], path: "Tests/ReaderBench"),
 
         // The Swift faces of libarchive, zlib, OpenSSL and POSIX, each tested
         // on its own, without the kit.

@@ -234,6 +234,15 @@ if command -v diffoscope >/dev/null 2>&1; then
 else
   say "diffoscope is not installed: left out"
 fi
+# MCPackReader as the kiosk app runs it: the unpacked 1.0.0 bag verified
+# (its peak memory), then the decoded bytes of a full-screen view on each
+# iPad screen at every level.
+say "building mcpack-reader-bench"
+(cd "$root" && "${SWIFT:-swift}" build -c release --product mcpack-reader-bench) >"$logs/reader-build.out" 2>&1 \
+  || die "cannot build mcpack-reader-bench; see $logs/reader-build.out"
+cp -f "$root/.build/release/mcpack-reader-bench" "$cache/mcpack-reader-bench"
+say "MCPackReader: verify, and the tiles' decoded bytes"
+"$cache/mcpack-reader-bench" "$bag_a" >"$logs/reader.json" || die "mcpack-reader-bench found problems or failed; see $logs/reader.json"
 rm -rf "$trash" "$run"
 
 # --- the report ---------------------------------------------------------------
@@ -316,6 +325,24 @@ for measure, a, b, other, target, fmt in rows:
         print(f"| {measure} | {fmt(a)} | {other}: {fmt(b)} | {ratio:.3f} | {'' if target is None else f'<= {target}'} | {met} |")
 if not os.path.exists(f"{logs}/diffoscope.json"):
     print("\ndiffoscope was not installed, so mcpack diff was not compared with it.")
+reader = json.load(open(f"{logs}/reader.json"))
+def mib(b): return f"{b / 1048576:.1f}"
+print("\n## MCPackReader in the app\n")
+print(f"The library the kiosk app links, on the unpacked archive above ({reader['document']}): `verify` of its "
+      f"{reader['files']:,} files took {secs(reader['verifySeconds'])}, at a peak resident memory of "
+      f"{reader['peakRSSKiB'] / 1024:.0f} MB for the whole process (Linux's VmHWM, Tests/ReaderBench).\n")
+print("The tiles in view for a full-screen viewport, decoded at 4 bytes a pixel, in MiB, at each level shown at "
+      "one screen pixel a pixel (wherever the view is placed, the most it needs), portrait / landscape; the last "
+      "row is the most any zoom needs (a level shown at just over half size):\n")
+print("| level | level size | " + " | ".join(reader["screens"]) + " |")
+print("| ---: | ---: | " + " | ".join("---:" for _ in reader["screens"]) + " |")
+for level in reader["levels"]:
+    if max(level["portrait"] + level["landscape"]) < 1048576:
+        continue  # the small levels: under 1 MiB on every screen
+    cells = [f"{mib(p)} / {mib(l)}" for p, l in zip(level["portrait"], level["landscape"])]
+    print(f"| {level['level']} | {level['width']} x {level['height']} | " + " | ".join(cells) + " |")
+cells = [f"{mib(p)} / {mib(l)}" for p, l in zip(reader["anyZoomPortrait"], reader["anyZoomLandscape"])]
+print("| any zoom | | " + " | ".join(cells) + " |")
 print(f"""
 ## How it is measured
 

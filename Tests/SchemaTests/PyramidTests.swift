@@ -47,6 +47,26 @@ import Testing
         #expect(try BundleJSON.component(DocumentRecord.self, named: "other", from: bundle) == nil)
     }
 
+    @Test func aIIIFTileIsNamedByItsRegionAndSize() {
+        let layout = IIIFLayout(width: 600, height: 400, tileSize: 254, ext: "jpg")
+        // The last column's region is clipped to the image, and its size
+        // at scale factor 2 rounds up.
+        #expect(layout.tile(scaleFactor: 1, column: 0, row: 0) == ("0,0,254,254/254,254/0/default.jpg", 254, 254))
+        #expect(layout.tile(scaleFactor: 2, column: 1, row: 0) == ("508,0,92,400/46,200/0/default.jpg", 46, 200))
+        #expect(layout.tile(scaleFactor: 1, column: 2, row: 1) == ("508,254,92,146/92,146/0/default.jpg", 92, 146))
+        // The list is every tile of every scale factor, named the same way.
+        let odd = IIIFLayout(width: 601, height: 399, tileSize: 254, ext: "jpg")
+        let listed = odd.tiles.map(\.path)
+        let named = odd.scaleFactors.flatMap { scale in
+            (0..<(601 + 254 * scale - 1) / (254 * scale)).flatMap { column in
+                (0..<(399 + 254 * scale - 1) / (254 * scale)).map { odd.tile(scaleFactor: scale, column: column, row: $0).path }
+            }
+        }
+        #expect(listed == named)
+        #expect(listed.contains("254,254,254,145/254,145/0/default.jpg"))
+        #expect(listed.contains("0,0,601,399/1,1/0/default.jpg"))
+    }
+
     @Test func manifestLinesKeepTheirPathsEncoded() {
         let text = Manifest.text([(checksum: "ab", path: "data/a%b\nc.txt"), (checksum: "cd", path: "data/plain.txt")])
         #expect(String(decoding: text, as: UTF8.self) == "ab  data/a%25b%0Ac.txt\ncd  data/plain.txt\n")

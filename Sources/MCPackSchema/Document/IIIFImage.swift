@@ -140,16 +140,25 @@ public struct IIIFLayout: Sendable, Equatable {
     public var tiles: [(path: String, width: Int, height: Int)] {
         var tiles: [(String, Int, Int)] = []
         for scale in scaleFactors {
-            let (spanX, spanY) = (tileWidth * scale, tileHeight * scale)
-            for x in stride(from: 0, to: width, by: spanX) {
-                for y in stride(from: 0, to: height, by: spanY) {
-                    let (w, h) = (min(spanX, width - x), min(spanY, height - y))
-                    let (sw, sh) = (Self.scaled(w, scale), Self.scaled(h, scale))
-                    tiles.append(("\(x),\(y),\(w),\(h)/\(sw),\(sh)/0/default.\(ext)", sw, sh))
-                }
+            let (columns, rows) = (Self.scaled(width, tileWidth * scale), Self.scaled(height, tileHeight * scale))
+            for column in 0..<columns {
+                for row in 0..<rows { tiles.append(tile(scaleFactor: scale, column: column, row: row)) }
             }
         }
         return tiles
+    }
+
+    /// The tile at (column, row) of the level `scale` divides the image
+    /// by: its path inside the service folder (its region in full-size
+    /// pixels, clipped to the image, and the size that region has at this
+    /// scale) and that pixel size. A viewer asks for one tile; `tiles`
+    /// lists them all.
+    public func tile(scaleFactor scale: Int, column: Int, row: Int) -> (path: String, width: Int, height: Int) {
+        let (spanX, spanY) = (tileWidth * scale, tileHeight * scale)
+        let (x, y) = (column * spanX, row * spanY)
+        let (w, h) = (min(spanX, width - x), min(spanY, height - y))
+        let (sw, sh) = (Self.scaled(w, scale), Self.scaled(h, scale))
+        return ("\(x),\(y),\(w),\(h)/\(sw),\(sh)/0/default.\(ext)", sw, sh)
     }
 
     public var fullMaxPath: String { "full/max/0/default.\(ext)" }

@@ -1,0 +1,223 @@
+import Crypto
+import Foundation
+import MCPackSchema
+
+/// Something wrong with a bundle's files, by its path in the bag.
+public struct BundleProblem: Sendable, Equatable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        /// Listed in a manifest, not on disk.
+        case missing
+        /// On disk under data/, listed in no manifest.
+        case extra
+        /// Its SHA-256 is not the one its manifest lists.
+        case damaged
+        /// On disk but could not be read.
+        case unreadable
+        /// A manifest that cannot be read, or a line of it that names no
+        /// file of the bag.
+        case unreadableManifest
+    }
+
+    public var kind: Kind
+    /// The file's path in the bag (`data/document/...`), or the manifest's.
+    public var path: String
+    /// What was found, in words.
+    public var detail: String
+
+    public init(kind: Kind, path: String, detail: String) {
+        self.kind = kind
+        self.path = path
+        self.detail = detail
+    }
+
+    public var description: String { "\(path): \(detail)" }
+}
+
+extension KioskBundle {
+    /// The payload manifest, the one every payload file must be listed in.
+    public static let manifestPath = "manifest-sha256.txt"
+    /// Lists the tag files (bagit.txt, bag-info.txt, the payload manifest):
+    /// checked too when present, so a manifest edited to match a changed
+    /// file is caught.
+    public static let tagManifestPath = "tagmanifest-sha256.txt"
+
+    /// Checks every file against the bag's SHA-256 manifests: each listed
+    /// file is read once, in chunks, and hashed; files under data/ that no
+    /// manifest lists are reported too. Empty when the bundle is intact.
+    ///
+    /// It reads the whole bundle (hundreds of MB for the full scan): call it
+    /// off the main thread, or use the `async` variant. `progress` hears
+    /// (files done, files in all) after each file, on the calling thread.
+    public func verify(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) -> [BundleProblem] {
+        // Without a task to cancel it, it never stops early.
+        (try? verify(progress: progress, stop: { false })) ?? []
+    }
+
+    /// `verify`, on a thread of its own, off the calling actor (the main
+    /// one, in an app): the kiosk's first launch after a new bundle is
+    /// installed. Cancelling the calling task stops it between two files
+    /// and throws `CancellationError`.
+    public func verify(progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void) async throws -> [BundleProblem] {
+        let bundle = self
+        // Detached, so the work never runs on the caller's actor whatever
+        // the caller is isolated to; cancellation is passed on by hand.
+        let work = Task.detached(priority: .utility) {
+            try bundle.verify(progress: progress, stop: { Task.isCancelled })
+        }
+        return try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
+    }
+
+    func verify(progress: ((Int, Int) -> Void)?, stop: () -> Bool) throws -> [BundleProblem] {
+        var problems: [BundleProblem] = []
+        var checks: [(path: String, checksum: String)] = []
+        guard let payload = readManifest(Self.manifestPath, required: true, problems: &problems) else { return problems }
+        var listed = Set<String>()
+        for entry in payload {
+            guard entry.path.hasPrefix("data/") else {
+                problems.append(BundleProblem(kind: .unreadableManifest, path: Self.manifestPath,
+                                              detail: "line \(entry.line) names \(entry.path), which is not under data/"))
+                continue
+            }
+            guard listed.insert(entry.path).inserted else {
+                problems.append(BundleProblem(kind: .unreadableManifest, path: Self.manifestPath, detail: "line \(entry.line) lists \(entry.path) a second time"))
+                continue
+            }
+            checks.append((entry.path, entry.checksum))
+        }
+        for entry in readManifest(Self.tagManifestPath, required: false, problems: &problems) ?? [] {
+            guard !entry.path.hasPrefix("data/") else {
+                problems.append(BundleProblem(kind: .unreadableManifest, path: Self.tagManifestPath,
+                                              detail: "line \(entry.line) names \(entry.path), a payload file, not a tag file"))
+                continue
+            }
+            checks.append((entry.path, entry.checksum))
+        }
+
+        let onDisk = payloadFiles()
+        for path in onDisk.files.subtracting(listed) {
+            problems.append(BundleProblem(kind: .extra, path: path, detail: "is under data/ but not listed in \(Self.manifestPath)"))
+        }
+        for path in onDisk.unreadable {
+            problems.append(BundleProblem(kind: .unreadable, path: path, detail: "cannot be listed"))
+        }
+
+        let total = checks.count
+        for (done, check) in checks.enumerated() {
+            if stop() { throw CancellationError() }
+            let url = folder.appendingPathComponent(check.path)
+            let present = check.path.hasPrefix("data/") ? onDisk.files.contains(check.path) : FileManager.default.fileExists(atPath: url.path)
+            if !present {
+                problems.append(BundleProblem(kind: .missing, path: check.path, detail: "is listed in \(check.path.hasPrefix("data/") ? Self.manifestPath : Self.tagManifestPath) but not in the bundle"))
+            } else {
+                do {
+                    let digest = try Self.sha256(of: url)
+                    if digest != check.checksum {
+                        problems.append(BundleProblem(kind: .damaged, path: check.path, detail: "its SHA-256 is \(digest), the manifest lists \(check.checksum)"))
+                    }
+                } catch {
+                    problems.append(BundleProblem(kind: .unreadable, path: check.path, detail: "cannot be read (\(error.localizedDescription))"))
+                }
+            }
+            progress?(done + 1, total)
+        }
+        return problems.sorted { ($0.path, $0.kind.rawValue) < ($1.path, $1.kind.rawValue) }
+    }
+
+    /// A manifest's entries (checksum lower case); nil when it cannot be
+    /// used at all. Lines that name no file are problems of the manifest.
+    private func readManifest(_ path: String, required: Bool, problems: inout [BundleProblem]) -> [(line: Int, path: String, checksum: String)]? {
+        let url = folder.appendingPathComponent(path)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            if required { problems.append(BundleProblem(kind: .unreadableManifest, path: path, detail: "is missing: nothing can be checked")) }
+            return nil
+        }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            problems.append(BundleProblem(kind: .unreadableManifest, path: path, detail: "cannot be read (\(error.localizedDescription))"))
+            return nil
+        }
+        let manifest = Manifest(data)
+        var entries: [(Int, String, String)] = []
+        for line in manifest.lines {
+            let checksum = manifest.checksum(line).lowercased()
+            guard let name = manifest.path(line), !name.isEmpty else {
+                problems.append(BundleProblem(kind: .unreadableManifest, path: path, detail: "line \(line.number) has no path after its checksum"))
+                continue
+            }
+            guard checksum.utf8.count == 64, checksum.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+                problems.append(BundleProblem(kind: .unreadableManifest, path: path, detail: "line \(line.number): \"\(checksum)\" is not a SHA-256 (64 hexadecimal digits)"))
+                continue
+            }
+            // A listed path must stay inside the bag, whatever it says.
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard !name.hasPrefix("/"), !parts.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) else {
+                problems.append(BundleProblem(kind: .unreadableManifest, path: path, detail: "line \(line.number) names \(name), which is not a plain path inside the bag"))
+                continue
+            }
+            entries.append((line.number, name, checksum))
+        }
+        return entries
+    }
+
+    /// Every regular file under data/, as bag paths; and the folders that
+    /// could not be listed.
+    private func payloadFiles() -> (files: Set<String>, unreadable: [String]) {
+        let data = folder.appendingPathComponent("data")
+        var files = Set<String>()
+        var unreadable: [String] = []
+        var folders = [""]
+        let manager = FileManager.default
+        // Folder by folder, so a folder that cannot be listed is named.
+        while let relative = folders.popLast() {
+            let path = relative.isEmpty ? data.path : data.appendingPathComponent(relative).path
+            guard let names = try? manager.contentsOfDirectory(atPath: path) else {
+                unreadable.append("data/" + relative)
+                continue
+            }
+            for name in names {
+                let child = relative.isEmpty ? name : relative + "/" + name
+                // A link is a file here, never a folder to walk into: a
+                // link to a folder above would make the walk endless.
+                let type = (try? manager.attributesOfItem(atPath: data.appendingPathComponent(child).path))?[.type] as? FileAttributeType
+                if type == .typeDirectory { folders.append(child) } else { files.insert("data/" + child) }
+            }
+        }
+        return (files, unreadable)
+    }
+
+    /// The file's SHA-256 in lower-case hexadecimal, read in chunks so that
+    /// a file of any size takes the same memory.
+    static func sha256(of url: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while true {
+            // Each chunk is released before the next is read, on Apple
+            // platforms too (where Data from a file handle is autoreleased).
+            let more = try drained {
+                guard let chunk = try handle.read(upToCount: 1 << 18), !chunk.isEmpty else { return false }
+                hasher.update(data: chunk)
+                return true
+            }
+            if !more { break }
+        }
+        return hex(hasher.finalize())
+    }
+
+    static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+#if canImport(ObjectiveC)
+@inline(__always) private func drained<T>(_ body: () throws -> T) rethrows -> T { try autoreleasepool(invoking: body) }
+#else
+@inline(__always) private func drained<T>(_ body: () throws -> T) rethrows -> T { try body() }
+#endif

@@ -1,0 +1,31 @@
+#if canImport(UIKit) && canImport(SwiftUI)
+import MCPackSchema
+import SwiftUI
+import UIKit
+
+/// DocumentView in SwiftUI: the scan with its overlays, the menu's
+/// category as a binding, and the tapped clause reported.
+public struct KioskDocumentView: UIViewRepresentable {
+    public let bundle: KioskBundle
+    public var category: Category?
+    public var onClauseTap: (Clause?) -> Void
+
+    public init(bundle: KioskBundle, category: Category? = nil, onClauseTap: @escaping (Clause?) -> Void = { _ in }) {
+        self.bundle = bundle
+        self.category = category
+        self.onClauseTap = onClauseTap
+    }
+
+    public func makeUIView(context: Context) -> DocumentView {
+        let view = DocumentView(bundle: bundle)
+        view.category = category
+        view.onClauseTap = onClauseTap
+        return view
+    }
+
+    public func updateUIView(_ view: DocumentView, context: Context) {
+        if view.category != category { view.category = category }
+        view.onClauseTap = onClauseTap
+    }
+}
+#endif

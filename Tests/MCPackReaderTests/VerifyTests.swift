@@ -1,0 +1,129 @@
+import Foundation
+import MCPackReader
+import Testing
+
+/// verify against the bag's manifests: an intact bag passes, and each kind
+/// of damage is named by its path.
+@Suite struct VerifyTests {
+    @Test(arguments: ["dz", "iiif3"])
+    func theIntactBagPasses(layout: String) async throws {
+        let fixture = try await (layout == "dz" ? ReaderFixture.deepZoom : ReaderFixture.iiif).value
+        let bundle = try fixture.open()
+        let heard = Progress()
+        #expect(Self.verifyHere(bundle, heard: heard).isEmpty)
+        let calls = heard.calls
+        let manifest = try String(contentsOf: fixture.bag.appendingPathComponent("manifest-sha256.txt"), encoding: .utf8)
+        let tags = try String(contentsOf: fixture.bag.appendingPathComponent("tagmanifest-sha256.txt"), encoding: .utf8)
+        let files = manifest.split(separator: "\n").count + tags.split(separator: "\n").count
+        #expect(calls.count == files)
+        #expect(calls.map(\.done) == Array(1...files))
+        #expect(calls.allSatisfy { $0.total == files })
+    }
+
+    @Test func aChangedByteIsDamage() async throws {
+        let fixture = try await ReaderFixture.deepZoom.value
+        let copy = try fixture.copy()
+        let tile = "data/document/master_files/9/1_1.jpeg"
+        var bytes = try Data(contentsOf: copy.appendingPathComponent(tile))
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: copy.appendingPathComponent(tile))
+        let problems = try KioskBundle(folder: copy).verify()
+        #expect(problems.map(\.kind) == [.damaged])
+        #expect(problems.map(\.path) == [tile])
+        #expect(problems.first?.description.hasPrefix("\(tile): its SHA-256 is ") == true)
+    }
+
+    @Test func aMissingAndAnExtraFileAreNamed() async throws {
+        let fixture = try await ReaderFixture.iiif.value
+        let copy = try fixture.copy()
+        let bundle = try KioskBundle(folder: copy)
+        let tile = bundle.document.tile(level: bundle.document.fullLevel, column: 2, row: 1)
+        try FileManager.default.removeItem(at: tile.url)
+        try Data("notes".utf8).write(to: copy.appendingPathComponent("data/categories/notes.txt"))
+        try FileManager.default.createDirectory(at: copy.appendingPathComponent("data/extra/deeper"), withIntermediateDirectories: true)
+        try Data().write(to: copy.appendingPathComponent("data/extra/deeper/empty"))
+        let problems = bundle.verify()
+        let tilePath = "data/document/master/" + tile.url.path.components(separatedBy: "/data/document/master/")[1]
+        #expect(Set(problems.map { "\($0.kind) \($0.path)" }) == ["missing \(tilePath)", "extra data/categories/notes.txt", "extra data/extra/deeper/empty"])
+    }
+
+    @Test func aManifestEditedToMatchIsCaughtByTheTagManifest() async throws {
+        let fixture = try await ReaderFixture.deepZoom.value
+        let copy = try fixture.copy()
+        let manifest = copy.appendingPathComponent("manifest-sha256.txt")
+        var text = try String(contentsOf: manifest, encoding: .utf8)
+        text = text.replacingOccurrences(of: "data/clauses.json", with: "data/clauses2.json")
+        try text.write(to: manifest, atomically: true, encoding: .utf8)
+        let problems = try KioskBundle(folder: copy).verify()
+        #expect(Set(problems.map { "\($0.kind) \($0.path)" }) == ["damaged manifest-sha256.txt", "missing data/clauses2.json", "extra data/clauses.json"])
+    }
+
+    @Test func aMissingOrMalformedManifestIsSaid() async throws {
+        let fixture = try await ReaderFixture.deepZoom.value
+        let copy = try fixture.copy()
+        let manifest = copy.appendingPathComponent("manifest-sha256.txt")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        try (text + "nothex  data/x\nabc\n" + String(repeating: "0", count: 64) + "  ../outside\n").write(to: manifest, atomically: true, encoding: .utf8)
+        let problems = try KioskBundle(folder: copy).verify().filter { $0.kind == .unreadableManifest }
+        #expect(problems.count == 3)
+        #expect(problems.allSatisfy { $0.path == "manifest-sha256.txt" })
+        try FileManager.default.removeItem(at: manifest)
+        #expect(try KioskBundle(folder: copy).verify() == [BundleProblem(kind: .unreadableManifest, path: "manifest-sha256.txt", detail: "is missing: nothing can be checked")])
+    }
+
+    @Test func theAsyncVerifyRunsOffTheCallersActorAndStopsWhenCancelled() async throws {
+        let fixture = try await ReaderFixture.deepZoom.value
+        let bundle = try fixture.open()
+        let heard = Progress()
+        let problems = try await MainActorCaller.verify(bundle, heard: heard)
+        #expect(problems.isEmpty)
+        #expect(heard.calls.last.map { $0.done == $0.total } == true)
+        #expect(heard.offMain)
+
+        let started = Progress()
+        let task = Task { try await bundle.verify(progress: { started.add($0, $1) }) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(started.calls.count < heard.calls.count)
+    }
+}
+
+extension VerifyTests {
+    /// The synchronous verify, on this thread (in an async context the
+    /// async variant is the one a call with a progress closure picks).
+    static func verifyHere(_ bundle: KioskBundle, heard: Progress) -> [BundleProblem] {
+        bundle.verify(progress: { heard.add($0, $1) })
+    }
+}
+
+@MainActor enum MainActorCaller {
+    static func verify(_ bundle: KioskBundle, heard: Progress) async throws -> [BundleProblem] {
+        try await bundle.verify(progress: { done, total in heard.add(done, total) })
+    }
+}
+
+/// What a progress callback heard, from any thread.
+final class Progress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var heard: [(done: Int, total: Int)] = []
+    private var onMain = false
+
+    func add(_ done: Int, _ total: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        heard.append((done, total))
+        if Thread.isMainThread { onMain = true }
+    }
+
+    var calls: [(done: Int, total: Int)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return heard
+    }
+
+    var offMain: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !onMain
+    }
+}
