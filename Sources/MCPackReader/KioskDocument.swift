@@ -104,22 +104,18 @@ public struct KioskDocument: Sendable, Equatable {
     /// The finest level.
     public var fullLevel: TileLevel { levels[levels.count - 1] }
 
-    /// The level to draw at `scale` (screen pixels per master pixel): the
-    /// coarsest whose own scale is at least `scale`, so a tile is never
-    /// magnified on screen, and the finest beyond it.
-    ///
-    /// OpenSeadragon's TiledImage (`_updateLevelsForViewport`, tiledimage.js)
-    /// walks from the finest level down and skips a level whose pixels
-    /// would render smaller than `minPixelRatio` (0.5 by default) screen
-    /// pixels; the finest level it keeps is this one, except where a level
-    /// renders at exactly half a screen pixel a pixel: it keeps that finer
-    /// level, which this choice leaves for the one at exactly one screen
-    /// pixel a pixel and a quarter of the memory.
+    /// The level to draw at `scale` (screen pixels per master pixel), as
+    /// OpenSeadragon's TiledImage chooses it (`_updateLevelsForViewport`,
+    /// tiledimage.js, with its default `minPixelRatio` of 0.5): the finest
+    /// level whose pixels still take at least half a screen pixel, that is
+    /// whose own scale is at most twice `scale`; beyond full size, the full
+    /// level, magnified. A tile is then shown at between half and all of
+    /// its size, never more than a level's worth sharper than the screen.
     public func level(forScale scale: Double) -> TileLevel {
-        // A scale computed from a zoom (0.25 as 0.2500000001) must not
-        // double the memory by tipping into the next level.
-        let wanted = scale * (1 - 1e-9)
-        return levels.first { $0.scale >= wanted } ?? fullLevel
+        // A scale computed from a zoom (0.25 as 0.2499999999) stays on the
+        // level an exact one gives.
+        let limit = 2 * scale * (1 + 1e-9)
+        return levels.last { $0.scale <= limit } ?? levels[0]
     }
 
     // MARK: Tiles in view
@@ -199,11 +195,11 @@ public struct KioskDocument: Sendable, Equatable {
 
     /// The most the tiles in view need at any scale: the budget a tile
     /// cache needs to hold a whole view whatever the zoom. The worst scale
-    /// is just above a level's half (the level is then shown at nearly half
-    /// size, so nearly twice as many of its pixels each way are in view).
+    /// is a level's half (the level is then shown at half size, so twice as
+    /// many of its pixels each way are in view).
     public func decodedBytes(viewport: CGSize) -> Int {
         levels.map { level in
-            let span = 2 * (1 - 1e-9)
+            let span = 2 * (1 + 1e-9)
             return decodedBytes(levelSpan: (Double(viewport.width) * span, Double(viewport.height) * span), in: level)
         }.max() ?? 0
     }

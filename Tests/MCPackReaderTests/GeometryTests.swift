@@ -26,16 +26,24 @@ import Testing
         }
     }
 
-    @Test func theLevelIsTheCoarsestThatIsNotMagnified() {
+    /// OpenSeadragon's highest level for a zoom is floor(log2(2^maxLevel *
+    /// scale / minPixelRatio)) with minPixelRatio 0.5: at 0.5 the full level
+    /// (its pixels take half a screen pixel), just below 0.5 the next.
+    @Test func theLevelIsOpenSeadragons() {
         let document = Self.deepZoom
         #expect(document.level(forScale: 1).level == 16)
-        #expect(document.level(forScale: 0.5).level == 15)
+        #expect(document.level(forScale: 0.5).level == 16)
         #expect(document.level(forScale: 0.5000001).level == 16)
         #expect(document.level(forScale: 0.4999).level == 15)
-        #expect(document.level(forScale: 0.25).level == 14)
+        #expect(document.level(forScale: 0.25).level == 15)
+        #expect(document.level(forScale: 0.2499).level == 14)
         #expect(document.level(forScale: 0.3).level == 15)
-        // A zoom computed in floating point does not tip into the finer level.
-        #expect(document.level(forScale: 0.25 * (1 + 1e-12)).level == 14)
+        for scale in [1.0, 0.7, 0.5, 0.33, 0.25, 0.1, 0.01] {
+            let osd = min(16, Int((log2(pow(2, 16) * scale / 0.5) + 1e-9).rounded(.down)))
+            #expect(document.level(forScale: scale).level == osd, "scale \(scale)")
+        }
+        // A zoom computed in floating point does not tip into the coarser level.
+        #expect(document.level(forScale: 0.25 * (1 - 1e-12)).level == 15)
         // Beyond full size, the full level, magnified.
         #expect(document.level(forScale: 3).level == 16)
         // The whole scan on a 1024 px screen: 0.03 px a master pixel.
@@ -91,7 +99,7 @@ import Testing
         let layout = IIIFLayout(width: 34_000, height: 24_000, tileSize: 256, ext: "jpg")
         #expect(document.levels.map(\.downsample) == layout.scaleFactors.sorted(by: >))
         #expect(document.fullLevel.downsample == 1)
-        #expect(document.level(forScale: 0.5).downsample == 2)
+        #expect(document.level(forScale: 0.5).downsample == 1)
         #expect(document.level(forScale: 0.3).downsample == 2)
         for level in document.levels where level.downsample >= 8 {
             for column in 0..<level.columns {
