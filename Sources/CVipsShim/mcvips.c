@@ -396,8 +396,10 @@ int mcvips_icc_profile(VipsImage *image, char *description, size_t size, char *s
     if (declared > length)
         return -1;
     cmsHPROFILE profile = cmsOpenProfileFromMem(data, (cmsUInt32Number) length);
-    if (!profile)
+    if (!profile) {
+        vips_error_clear();
         return -1;
+    }
     /* The intents it converts from, as libvips asks Little CMS before it
      * uses a profile (it refuses a profile without the intent asked). */
     static const int wanted[3] = {INTENT_PERCEPTUAL, INTENT_RELATIVE_COLORIMETRIC, INTENT_SATURATION};
@@ -416,6 +418,9 @@ int mcvips_icc_profile(VipsImage *image, char *description, size_t size, char *s
         cmsCloseProfile(srgb);
         if (!transform) {
             cmsCloseProfile(profile);
+            /* Little CMS's complaint went to libvips's error buffer: it must
+             * not appear under a later, unrelated failure. */
+            vips_error_clear();
             return -1;
         }
         cmsDeleteTransform(transform);
