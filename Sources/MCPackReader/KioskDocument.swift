@@ -163,7 +163,7 @@ public struct KioskDocument: Sendable, Equatable {
         if let iiif {
             url = tilesFolder.appendingPathComponent(iiif.tile(scaleFactor: d, column: column, row: row).path)
         } else {
-            url = tilesFolder.appendingPathComponent("\(level.level)/\(column)_\(row).\(tileExtension)")
+            url = tilesFolder.appendingPathComponent(DeepZoomDescriptor.tilePath(level: level.level, column: column, row: row, format: tileExtension))
         }
         return TileRef(level: level.level, column: column, row: row, frame: frame,
                        pixelSize: PixelSize(width: pixels.width, height: pixels.height), url: url)
@@ -173,9 +173,8 @@ public struct KioskDocument: Sendable, Equatable {
     /// pixels, overlap included: libvips's dzsave cut (PyramidGeometry's
     /// tileFrame) with this pyramid's tile width, height and overlap.
     public func levelFrame(level: TileLevel, column: Int, row: Int) -> Rect {
-        let x = max(column * tileWidth - overlap, 0), y = max(row * tileHeight - overlap, 0)
-        return Rect(x: x, y: y, width: min((column + 1) * tileWidth + overlap, level.width) - x,
-                    height: min((row + 1) * tileHeight + overlap, level.height) - y)
+        PyramidGeometry.tileFrame(column: column, row: row, tileWidth: tileWidth, tileHeight: tileHeight, overlap: overlap,
+                                  levelWidth: level.width, levelHeight: level.height)
     }
 
     // MARK: Memory

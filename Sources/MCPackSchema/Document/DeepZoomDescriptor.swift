@@ -34,5 +34,11 @@ public struct DeepZoomDescriptor: Sendable, Equatable {
         self.init(tileSize: tileSize, overlap: overlap, format: format, width: width, height: height)
     }
 
+    /// A tile's path inside the pyramid's `<name>_files/` folder, as dzsave
+    /// names it: `<level>/<column>_<row>.<format>`.
+    public static func tilePath(level: Int, column: Int, row: Int, format: String) -> String {
+        "\(level)/\(column)_\(row).\(format)"
+    }
+
     public var geometry: PyramidGeometry { PyramidGeometry(width: width, height: height, tileSize: tileSize, overlap: overlap) }
 }

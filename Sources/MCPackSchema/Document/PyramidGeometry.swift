@@ -49,9 +49,18 @@ public struct PyramidGeometry: Sendable, Equatable, Hashable {
     /// pixels, overlap included.
     public func tileFrame(level: Int, column: Int, row: Int) -> Rect {
         let size = size(ofLevel: level)
-        let x = max(column * tileSize - overlap, 0), y = max(row * tileSize - overlap, 0)
-        return Rect(x: x, y: y, width: min((column + 1) * tileSize + overlap, size.width) - x,
-                    height: min((row + 1) * tileSize + overlap, size.height) - y)
+        return Self.tileFrame(column: column, row: row, tileWidth: tileSize, tileHeight: tileSize, overlap: overlap,
+                              levelWidth: size.width, levelHeight: size.height)
+    }
+
+    /// The same cut for tiles of any width and height (IIIF tiles need not
+    /// be square) in a level of `levelWidth` x `levelHeight` pixels: as
+    /// dzsave cuts them and OpenSeadragon's getTileBounds places them.
+    public static func tileFrame(column: Int, row: Int, tileWidth: Int, tileHeight: Int, overlap: Int,
+                                 levelWidth: Int, levelHeight: Int) -> Rect {
+        let x = max(column * tileWidth - overlap, 0), y = max(row * tileHeight - overlap, 0)
+        return Rect(x: x, y: y, width: min((column + 1) * tileWidth + overlap, levelWidth) - x,
+                    height: min((row + 1) * tileHeight + overlap, levelHeight) - y)
     }
 
     public var totalTiles: Int {
@@ -113,6 +122,6 @@ public struct PyramidLayout: Sendable, Equatable {
 
     /// The Deep Zoom tile at (level, column, row), relative to data/.
     public func deepZoomTilePath(level: Int, column: Int, row: Int) -> String {
-        "\(tilesFolder)\(level)/\(column)_\(row).\(tileExtension)"
+        tilesFolder + DeepZoomDescriptor.tilePath(level: level, column: column, row: row, format: tileExtension)
     }
 }

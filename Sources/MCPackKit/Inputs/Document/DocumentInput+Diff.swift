@@ -120,7 +120,7 @@ struct TileName: Hashable, Comparable, Sendable {
 
     /// Its path in a bag whose pyramid is `name` with tiles of `suffix`.
     func path(name: String, suffix: String) -> String {
-        "data/document/\(name)_files/\(level)/\(column)_\(row).\(suffix)"
+        "data/document/\(name)_files/" + DeepZoomDescriptor.tilePath(level: level, column: column, row: row, format: suffix)
     }
 
     var shortName: String { "\(column)_\(row)" }

@@ -64,7 +64,7 @@ extension DocumentInput {
             for level in 0...geometry.maxLevel {
                 let tiles = geometry.tiles(ofLevel: level)
                 for column in 0..<tiles.columns {
-                    for row in 0..<tiles.rows { expected.insert("\(folder)\(level)/\(column)_\(row).\(format)") }
+                    for row in 0..<tiles.rows { expected.insert(folder + DeepZoomDescriptor.tilePath(level: level, column: column, row: row, format: format)) }
                 }
             }
             problems += compare(expected: expected, in: folder, of: bag, descriptor: path, size: "\(width) x \(height)", kind: ".dzi")
