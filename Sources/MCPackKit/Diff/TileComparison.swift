@@ -59,7 +59,7 @@ struct TileComparison: Sendable {
             var pieces: [(image: Image, left: Int, top: Int)] = []
             for tile in tiles(level: level, covering: rect) {
                 guard let data = files[path(tile)] else { throw FileError(path: location, message: "\(path(tile)) is missing") }
-                let origin = geometry.origin(level: level, column: tile.column, row: tile.row)
+                let origin = geometry.tileFrame(level: level, column: tile.column, row: tile.row)
                 pieces.append((try Image(data: data), origin.x - rect.x, origin.y - rect.y))
             }
             return try Image.assembled(width: rect.width, height: rect.height, pieces: pieces)
@@ -131,7 +131,7 @@ struct TileComparison: Sendable {
                        let difference = try? x.blockDifference(to: y, block: Self.block) {
                         result.largest = difference.largest
                         if tile.level == deepest {
-                            let origin = newGeometry.origin(level: tile.level, column: tile.column, row: tile.row)
+                            let origin = newGeometry.tileFrame(level: tile.level, column: tile.column, row: tile.row)
                             result.blocks = difference.blocks(above: Self.threshold).map { block in
                                 let x0 = block.column * Self.block, y0 = block.row * Self.block
                                 return PixelRect(x: origin.x + x0, y: origin.y + y0, width: min(Self.block, x.width - x0), height: min(Self.block, x.height - y0))
@@ -206,9 +206,8 @@ struct TileComparison: Sendable {
             }
             let rects = group.flatMap { blocks[$0] ?? [] }
             let whole = group.map { tile -> PixelRect in
-                let origin = geometry.origin(level: tile.level, column: tile.column, row: tile.row)
-                let size = geometry.tileSize(level: tile.level, column: tile.column, row: tile.row)
-                return PixelRect(x: origin.x, y: origin.y, width: size.width, height: size.height)
+                let frame = geometry.tileFrame(level: tile.level, column: tile.column, row: tile.row)
+                return PixelRect(x: frame.x, y: frame.y, width: frame.width, height: frame.height)
             }
             let bounds = (rects.isEmpty ? whole : rects).dropFirst().reduce((rects.isEmpty ? whole : rects)[0]) { $0.union($1) }
             regions.append(ChangedRegion(x: bounds.x, y: bounds.y, width: bounds.width, height: bounds.height,
@@ -251,11 +250,4 @@ public struct ChangedRegion: Sendable, Encodable, Equatable {
     public var width: Int
     public var height: Int
     public var tiles: [String]
-}
-
-extension PyramidGeometry {
-    /// Where the tile at (column, row) starts in its level, its overlap included.
-    func origin(level: Int, column: Int, row: Int) -> (x: Int, y: Int) {
-        (max(column * tileSize - overlap, 0), max(row * tileSize - overlap, 0))
-    }
 }
