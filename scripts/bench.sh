@@ -11,6 +11,9 @@
 #                   profile is Debian's icc-profiles-free); the TIFF is kept
 #                   in bench/cache/ (about 4 GB at full size, 80% of its
 #                   4.9 GB of pixels), made once in about 2 minutes
+#   vs dzsave       mcpack's cold build and vips dzsave alone, in turn, each
+#                   under GNU time: wall time, bytes written, peak RSS
+#                   (BENCH_LARGE=1: the same on a master twice as wide and high)
 #   rebuilds        nothing changed, and one clause edited  vs  the cold build
 #                   (and a dd copy of the archive: the floor under the latter)
 #   verify          mcpack verify  vs  sha256sum -c and bagit.py --validate
@@ -31,6 +34,10 @@
 #   BENCH_RUNS                 runs of each cold build (default 3); the other
 #                              commands get hyperfine's default (>= 10 runs, >= 3 s)
 #   MCPACK                     the mcpack binary (default .build/release/mcpack)
+#   BENCH_LARGE                set: also against vips dzsave alone on a master
+#                              twice the width and height (68,000 x 48,000 px;
+#                              made once, several GB under bench/cache/)
+#   BENCH_LARGE_RUNS           runs of each side on it (default 1)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -145,6 +152,38 @@ hf cold --runs "$runs" \
   ${cold_adobe[@]+"${cold_adobe[@]}"}
 aside "$pipe"
 peak_rss pipeline pipeline
+
+# The floor of a cold build is the tiling itself: mcpack against `vips
+# dzsave` alone on the same master with the project's tile settings
+# (bundle.toml's 254 px, overlap 1, JPEG quality 85), in turn, each run under
+# GNU time: wall seconds, peak RSS, and the file-system outputs (512-byte
+# blocks the kernel counted as written). Neither side starts with output or
+# cache; `sync` first, so one run's dirty pages are not written during the next.
+against_dzsave() {  # NAME PROJECT MASTER RUNS
+  local name="$1" dir="$2" source="$3" n="$4" i
+  for i in $(seq "$n"); do
+    say "against vips dzsave alone ($name): run $i of $n"
+    aside "$dir/out" "$dir/.mcpack-cache"; sync
+    "$gnu_time" -f "%e %M %O" -o "$logs/$name-mcpack-$i.t" bash -c "$(build_in "$dir" --output out)" >"$logs/$name-mcpack-$i.out" 2>&1 \
+      || die "mcpack build failed; see $logs/$name-mcpack-$i.out"
+    aside "$run/$name-dzsave"; mkdir -p "$run/$name-dzsave"; sync
+    "$gnu_time" -f "%e %M %O" -o "$logs/$name-dzsave-$i.t" \
+      vips dzsave "$source" "$run/$name-dzsave/pyramid" --tile-size 254 --overlap 1 --suffix ".jpg[Q=85,strip]" \
+      >"$logs/$name-dzsave-$i.out" 2>&1 || die "vips dzsave failed; see $logs/$name-dzsave-$i.out"
+  done
+  aside "$run/$name-dzsave"
+}
+against_dzsave alone "$project" "$master" "$runs"
+if [ -n "${BENCH_LARGE:-}" ]; then
+  # Twice the width and height: four times the pixels.
+  large_w=$((width * 2)) large_h=$((height * 2))
+  large_master="$cache/master-${large_w}x${large_h}.jpg"
+  ( width=$large_w height=$large_h master="$large_master" stamp="$cache/master-${large_w}x${large_h}.done"; ensure_master )
+  bench_project "$run/project-large" "$large_master"
+  against_dzsave large "$run/project-large" "$large_master" "${BENCH_LARGE_RUNS:-1}"
+  aside "$run/project-large"
+fi
+
 aside "$project/out" "$project/.mcpack-cache"
 peak_rss cold "$(build --json --output out)"
 grep -q '"outcome" *: *"written"' "$logs/cold.out" || die "the cold build did not write an archive: $logs/cold.out"
@@ -177,8 +216,10 @@ archive_bytes=$(wc -c <"$archive" | tr -d ' ')
 
 hf nochange -n "mcpack build, nothing changed" "$(build --output out)"
 bash -c "$(build --json --output out)" | grep -q '"outcome" *: *"unchanged"' || die "a rebuild with nothing changed wrote an archive"
+# A clause edited and the same version built again over its archive
+# (--overwrite): the build copies the tiles from the archive it replaces.
 hf edit \
-  -n "mcpack build, one clause edited" --prepare "edit_clause; rm -rf '$project/out-edit'" "$(build --output out-edit)" \
+  -n "mcpack build, one clause edited" --prepare "edit_clause" "$(build --output out --overwrite)" \
   -n "dd copy of the archive (fsync)" --prepare "rm -f '$run/copy.zip'" \
   "dd if='$archive' of='$run/copy.zip' bs=1M conv=fsync status=none"
 
@@ -192,6 +233,7 @@ if [ ! -f "$retouched" ] || [ "$retouched" -ot "$master" ]; then
   vips insert "$master" "$cache/patch2.v" "$cache/retouched.tmp.tif" $((width / 3)) $((height / 3))
   mv "$cache/retouched.tmp.tif" "$retouched" && rm -f "$cache"/patch*.v
 fi
+edit_clause  # the pair differs by one clause too
 ln -f "$retouched" "$project/assets/document/master.tif" 2>/dev/null || cp "$retouched" "$project/assets/document/master.tif"
 sed -i.orig -e 's|^version = "[^"]*"|version = "1.1.0"|' -e 's|^image = "[^"]*"|image = "assets/document/master.tif"|' "$project/bundle.toml"
 say "building version 1.1.0 for the diff"
@@ -284,6 +326,7 @@ rows += [
     ("rebuild, nothing changed", median("nochange", 0), cold, "mcpack cold build", 0.05, secs),
     ("rebuild, one clause edited", median("edit", 0), cold, "mcpack cold build", 0.05, secs),
     ("floor: dd copy of the archive (not mcpack)", median("edit", 1), cold, "mcpack cold build", None, secs),
+    ("rebuild, one clause edited", median("edit", 0), median("edit", 1), "dd copy of the archive", 1.2, secs),
     ("verify", median("verify", 0), median("verify", 1), "sha256sum -c on the unpacked payload", 1.0, secs),
     ("verify", median("verify", 0), median("verify", 2), "bagit.py --validate --processes 2", 0.3, secs),
     ("diff", median("diff", 0), median("diff", 1), "diff -rq on the unpacked trees", 0.1, secs),
@@ -325,6 +368,38 @@ for measure, a, b, other, target, fmt in rows:
         print(f"| {measure} | {fmt(a)} | {other}: {fmt(b)} | {ratio:.3f} | {'' if target is None else f'<= {target}'} | {met} |")
 if not os.path.exists(f"{logs}/diffoscope.json"):
     print("\ndiffoscope was not installed, so mcpack diff was not compared with it.")
+
+def against(name):
+    """Medians of the alternating runs against vips dzsave alone: (runs, [(measure, mcpack, dzsave, target, fmt)])."""
+    import glob, statistics
+    def runs(side):
+        return [list(map(float, open(f).read().split()[-3:])) for f in sorted(glob.glob(f"{logs}/{name}-{side}-*.t"))]
+    ours, theirs = runs("mcpack"), runs("dzsave")
+    if not ours:
+        return None
+    med = lambda rows, i: statistics.median(r[i] for r in rows)
+    def blocks(v): return f"{v * 512 / 1e6:,.0f} MB ({v:,.0f} blocks)"
+    return len(ours), [
+        ("cold build, wall time", med(ours, 0), med(theirs, 0), 1.15, secs),
+        ("cold build, bytes written (file-system outputs)", med(ours, 2), med(theirs, 2), 1.25, blocks),
+        ("cold build, peak RSS", med(ours, 1) / 1024, med(theirs, 1) / 1024, 1.15, mb),
+    ]
+for name, title in (("alone", f"{e['width']} x {e['height']} px master"),
+                    ("large", f"{int(e['width']) * 2} x {int(e['height']) * 2} px master (BENCH_LARGE)")):
+    found = against(name)
+    if found is None:
+        if name == "large":
+            print("\nThe 68,000 px master (twice the width and height) is measured only when BENCH_LARGE is set; it was not.")
+        continue
+    n, rows2 = found
+    print(f"\n## Against vips dzsave alone, {title}\n")
+    print(f"mcpack's cold build and `vips dzsave` of the same master with the project's tile settings, in turn, "
+          f"{n} run{'s' if n > 1 else ''} each; medians.\n")
+    print("| measure | mcpack | vips dzsave alone | ratio | target | met |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for measure, a, b, target, fmt in rows2:
+        ratio = a / b
+        print(f"| {measure} | {fmt(a)} | {fmt(b)} | {ratio:.2f} | <= {target} | {'yes' if ratio <= target else '**no**'} |")
 reader = json.load(open(f"{logs}/reader.json"))
 def mib(b): return f"{b / 1048576:.1f}"
 print("\n## MCPackReader in the app\n")
@@ -356,7 +431,11 @@ page cache is not dropped: both sides read a master that is already in
 memory. The other commands run hyperfine's default number of times (at
 least 10, and at least 3 s), verify and diff after one warm-up run; the
 one-clause rebuild edits clause 1's translation anew before each run and
-writes a new archive. Peak RSS is GNU time's maximum resident set size of
+builds the same version again over its archive (`--overwrite`), so it
+copies the tiles from the archive it replaces and writes a new one. Against
+`vips dzsave` alone, the cold build and dzsave run in turn, BENCH_RUNS
+times each, each run under GNU time (elapsed seconds, maximum resident set
+size, file-system outputs), after `sync`; the medians are compared. Peak RSS is GNU time's maximum resident set size of
 one more cold run of each side (for the pipeline, its largest process).
 mcpack's cold build also makes what the pipeline does not: 28 launch-screen
 PNGs, the asset catalogs, the category icons and the clause data.

@@ -9,6 +9,9 @@ public struct PayloadFile: Sendable {
         /// Streamed from disk when the archive is written (tiles), so the
         /// whole payload never sits in memory.
         case file(path: String)
+        /// Copied from an archive built before (`path` inside its bag,
+        /// `data/...`), whose manifest gives the hash and size.
+        case archived(PreviousArchive, path: String)
     }
 
     /// The path under data/, `/`-separated: `categories/1.png`.
@@ -87,6 +90,12 @@ struct Bag {
                 case (.bytes(let data), _): (sha, size) = (Digest.hex(data), data.count)
                 case (.file, let known?): (sha, size) = known
                 case (.file(let path), nil): (sha, size) = try Digest.hexOfFile(path)
+                case (.archived(_, _), let known?): (sha, size) = known
+                case (.archived(let archive, let path), nil):
+                    guard let entry = archive.entries[path] else {
+                        throw PreviousArchive.Damaged(archive: archive.path, entry: path, reason: "is not in its manifest")
+                    }
+                    (sha, size) = (entry.sha256, entry.bytes)
                 }
                 return Entry(path: "data/" + file.path, source: file.source, sha256: sha, size: size, compress: file.compress)
             }

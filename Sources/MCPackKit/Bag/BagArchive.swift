@@ -32,6 +32,8 @@ extension Bag {
             try writer.add(path: "\(top)/\(tag.path)", data: tag.data, mtime: mtime, compress: !tag.path.hasPrefix("manifest-"))
         }
         let changed = LockedArray<String?>(repeating: nil, count: 1)
+        let damaged = LockedArray<(String, String)?>(repeating: nil, count: 1)
+        let copying = ArchiveCopies()
         for entry in payload {
             let entryPath = "\(top)/\(entry.path)"
             switch entry.source {
@@ -60,12 +62,29 @@ extension Bag {
                 }
                 let expected = entry.sha256
                 hashing.finish(hasher) { hex in if hex != expected && changed[0] == nil { changed[0] = path } }
+            case .archived(let archive, let path):
+                let source = try copying.source(archive, payload: payload)
+                let hasher = Digest()
+                try writer.add(path: entryPath, size: entry.size, mtime: mtime, compress: entry.compress) { write in
+                    // The copier holds the sink only while this entry is read.
+                    try withoutActuallyEscaping(write) { write in
+                        try source.copy(path, size: entry.size) { chunk in
+                            hashing.update(hasher, with: Data(chunk))
+                            try write(chunk)
+                        }
+                    }
+                }
+                let expected = entry.sha256
+                hashing.finish(hasher) { hex in if hex != expected && damaged[0] == nil { damaged[0] = (archive.path, path) } }
             }
         }
         let bytes = try writer.finish()
         hashing.drain()
         if let path = changed[0] {
             throw SourceFileChanged(path: path, reason: "does not hold the bytes recorded")
+        }
+        if let (archive, path) = damaged[0] {
+            throw PreviousArchive.Damaged(archive: archive, entry: path, reason: "does not hold the bytes its manifest names")
         }
         return (archiveHasher.finish(), bytes)
     }
@@ -122,6 +141,80 @@ extension Bag {
             throw FileError(path: path, message: "\(missing.0) is missing when read back")
         }
     }
+}
+
+/// The archives built before that a write copies entries from, each read
+/// once, in step with the write: both list those entries in the same order.
+private final class ArchiveCopies {
+    private var open: [String: EntryCopier] = [:]
+
+    func source(_ archive: PreviousArchive, payload: [Bag.Entry]) throws -> EntryCopier {
+        if let copier = open[archive.path] { return copier }
+        let wanted = Set(payload.compactMap { entry -> String? in
+            if case .archived(let from, let path) = entry.source, from === archive { return path }
+            return nil
+        })
+        let copier = try EntryCopier(archive, only: wanted)
+        open[archive.path] = copier
+        return copier
+    }
+}
+
+/// Hands on the bytes of one archive's entries, one after another.
+private final class EntryCopier {
+    private let archive: PreviousArchive
+    private let reader: BagReader
+
+    init(_ archive: PreviousArchive, only: Set<String>) throws {
+        self.archive = archive
+        let box = SinkBox()
+        do {
+            // Any issue at all ends the copy: a previous archive is a source
+            // only while it reads back exactly as mcpack wrote it.
+            reader = try BagReader(archive.path, only: only, refusing: { _ in true }) { _ in
+                BagReader.Keep(.stream { chunk in try box.sink?(chunk) })
+            }
+        } catch {
+            throw PreviousArchive.Damaged(archive: archive.path, entry: "", reason: "cannot be opened (\(error))")
+        }
+        self.box = box
+    }
+
+    private let box: SinkBox
+
+    /// Copies the entry `path`, which must be the next one of those wanted.
+    func copy(_ path: String, size: Int, into body: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+        var copied = 0
+        box.sink = { chunk in
+            copied += chunk.count
+            guard copied <= size else {
+                throw PreviousArchive.Damaged(archive: self.archive.path, entry: path, reason: "is larger than its manifest's entry")
+            }
+            try body(chunk)
+        }
+        defer { box.sink = nil }
+        let file: BagReader.File?
+        do {
+            file = try reader.next()
+        } catch let error as PreviousArchive.Damaged {
+            throw error
+        } catch let issue as BagReader.Issue {
+            throw PreviousArchive.Damaged(archive: archive.path, entry: path, reason: "cannot be read: \(issue.message)")
+        }
+        guard let file, file.entry.path == path else {
+            throw PreviousArchive.Damaged(archive: archive.path, entry: path, reason: "is not where its manifest's order puts it")
+        }
+        if let damage = file.damage {
+            throw PreviousArchive.Damaged(archive: archive.path, entry: path, reason: "is damaged (\(damage))")
+        }
+        guard file.size == Int64(size) else {
+            throw PreviousArchive.Damaged(archive: archive.path, entry: path, reason: "reads as \(file.size) bytes, not \(size)")
+        }
+    }
+}
+
+private final class SinkBox {
+    var sink: ((UnsafeRawBufferPointer) throws -> Void)?
 }
 
 extension ArchiveFormat {

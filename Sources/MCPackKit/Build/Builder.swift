@@ -94,9 +94,16 @@ public enum Builder {
         // that entry goes, is made again, and the archive is written once
         // more. Each entry is remade at most once, so this ends.
         var remade = Set<String>()
+        var untrusted = Set<String>()
         while true {
             do {
-                return try await buildOnce(options)
+                return try await buildOnce(options, untrusted: untrusted)
+            } catch let damaged as PreviousArchive.Damaged {
+                // Copying from an archive built before met bytes that are not
+                // what its manifest says: that archive is not copied from
+                // again, and the entries are made anew.
+                guard untrusted.insert(URL(fileURLWithPath: damaged.archive).standardizedFileURL.path).inserted else { throw damaged }
+                options.events?(.note("\(damaged); not copying from it, making its entries again"))
             } catch let changed as SourceFileChanged {
                 guard let entry = WorkCache.entry(holding: changed.path), remade.insert(entry.folder.path).inserted else { throw changed }
                 options.events?(.note("cache entry \(entry.name) has a file missing or changed (first: \(entry.file)); making it again"))
@@ -105,7 +112,7 @@ public enum Builder {
         }
     }
 
-    private static func buildOnce(_ options: BuildOptions) async throws -> BuildResult {
+    private static func buildOnce(_ options: BuildOptions, untrusted: Set<String>) async throws -> BuildResult {
         let sink = DiagnosticSink()
         guard let project = Project.load(configPath: options.configPath, sink: sink) else { throw InputError(sink.all) }
         let mtime = sourceDate(project, options: options, sink: sink)
@@ -122,10 +129,14 @@ public enum Builder {
         // Two lanes: the launch screens, made one by one, leave the second
         // core idle (bench/results.md has what the second lane saves).
         let lanes = min(2, ProcessInfo.processInfo.activeProcessorCount)
+        let finalURL = archiveURL(project, output: options.output)
+        let previous = PreviousArchives.find(first: finalURL, named: project.config.name,
+                                             in: [finalURL.deletingLastPathComponent(), project.outputFolder], untrusted: untrusted)
         var made: [MadeInput] = []
         for plan in checked.plans {
-            let env = MakeEnvironment(project: project, sources: checked.sources, sourceDate: isoDate(mtime, time: true),
+            var env = MakeEnvironment(project: project, sources: checked.sources, sourceDate: isoDate(mtime, time: true),
                                       lanes: lanes, events: options.events)
+            env.previous = previous
             do {
                 made.append(try plan.input.runMake(plan.plan, in: env))
             } catch let diagnostic as Diagnostic {
@@ -156,7 +167,6 @@ public enum Builder {
             ("Source-Date", isoDate(mtime, time: true)),
         ])
 
-        let finalURL = archiveURL(project, output: options.output)
         let folder = finalURL.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -164,7 +174,12 @@ public enum Builder {
             throw FileError(path: folder.path, message: "cannot create the output folder")
         }
         let removed = OutputFile.removeAbandoned(in: folder)
+        // Cache entries the archive makes redundant go once it is in place.
+        func dropTransient() {
+            for folder in made.flatMap(\.transient) { try? FileManager.default.removeItem(at: folder) }
+        }
         if let existing = unchangedArchive(finalURL, bag: bag) {
+            dropTransient()
             return BuildResult(
                 archive: display(finalURL), sha256: existing.sha256, name: config.name, version: config.version.text,
                 format: config.format.rawValue, files: bag.payload.count, bytes: existing.bytes, payloadBytes: bag.payloadBytes,
@@ -197,6 +212,7 @@ public enum Builder {
             if !checksumIsCurrent { try? FileSystem.removeFile(checksumURL.path) }
             try output.commit()
         }
+        dropTransient()
         options.hooks.beforeChecksum?()
         if !checksumIsCurrent { try OutputFile.write(checksum, to: checksumURL) }
         return BuildResult(

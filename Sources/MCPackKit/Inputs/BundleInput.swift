@@ -290,6 +290,10 @@ struct Made<Record> {
     var record: Record
     /// True when the work was taken from the cache rather than done.
     var cached = false
+    /// Work-cache entries the payload's files stream from that the new
+    /// archive makes redundant: removed once it is in place, so a tile is
+    /// kept on disk once, in the archive (which a later build copies from).
+    var transient: [URL] = []
 }
 
 /// What a check may use: the project, a place for its problems, and reads
@@ -324,6 +328,9 @@ struct MakeEnvironment {
     let sourceDate: String
     let lanes: Int
     let events: (@Sendable (BuildEvent) -> Void)?
+    /// Archives built before, for entries that would be made again with
+    /// the same bytes.
+    var previous = PreviousArchives(candidates: [])
 
     func report(_ event: BuildEvent) { events?(event) }
 

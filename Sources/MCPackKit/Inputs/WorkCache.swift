@@ -32,6 +32,9 @@ struct WorkCache {
         /// True when reused, false when just made.
         var reused: Bool
 
+        /// The entry's own folder (`<kind>/<key>`), holding `files/` and its index.
+        var folder: URL { root.deletingLastPathComponent() }
+
         /// The entry's files as payload under `prefix` (e.g. "document/").
         func payload(under prefix: String) -> [PayloadFile] {
             let base = root.path + "/"

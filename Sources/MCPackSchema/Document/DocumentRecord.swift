@@ -42,9 +42,13 @@ public struct DocumentRecord: Codable, Sendable, Equatable {
     /// What the master file was and what was done to it; absent in
     /// bundles made before mcpack converted colour.
     public var picture: PictureRecord?
+    /// The libvips version that cut the tiles: another version may encode
+    /// other bytes, so a later build copies tiles from this bundle only
+    /// when its own libvips is the same. Absent in older bundles.
+    public var libvips: String?
 
     public init(image: String, sha256: String, format: String, width: Int, height: Int, name: String, levels: Int, tiles: Int,
-                settings: PyramidSettings, picture: PictureRecord? = nil) {
+                settings: PyramidSettings, picture: PictureRecord? = nil, libvips: String? = nil) {
         self.image = image
         self.sha256 = sha256
         self.format = format
@@ -55,6 +59,7 @@ public struct DocumentRecord: Codable, Sendable, Equatable {
         self.tiles = tiles
         self.settings = settings
         self.picture = picture
+        self.libvips = libvips
     }
 
     /// Where the pyramid is and how it is cut; nil for a layout this

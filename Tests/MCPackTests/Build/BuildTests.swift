@@ -149,6 +149,26 @@ import Testing
         #expect(project.outputFiles() == ["test-bundle-1.0.0.zip", "test-bundle-1.0.0.zip.sha256"])
     }
 
+    /// Killed while replacing a version whose archive it copies its tiles
+    /// from: the archive it copied from is untouched and still verifies,
+    /// and the next build copies from it again.
+    @Test func aKilledRebuildLeavesTheArchiveItCopiesFromIntact() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        let before = try Data(contentsOf: project.url("dist/test-bundle-1.0.0.zip"))
+        try project.edit("assets/clauses.toml", "Also still law.", "Also still law, in part.")
+        try killAtStopPoint(["before-commit", "--overwrite"], in: project)
+        #expect(try Data(contentsOf: project.url("dist/test-bundle-1.0.0.zip")) == before)
+        let verify = try MCPackBinary.run(["verify", "dist/test-bundle-1.0.0.zip"], in: project.root)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        let next = try MCPackBinary.run(["build", "--overwrite"], in: project.root)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stdout.contains("replaced"), "\(next.stdout)")
+        let again = try MCPackBinary.run(["verify", "dist/test-bundle-1.0.0.zip"], in: project.root)
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+    }
+
     /// Found by scripts/crash-safety.sh killing at exact system calls: a kill
     /// after the archive's rename left the old .sha256 beside the new
     /// archive (verify then called it damaged) and a `.dat.nosync` file that

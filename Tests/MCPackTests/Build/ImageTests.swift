@@ -1,5 +1,6 @@
 import Foundation
 import MCPackSchema
+import FileIO
 import Hashing
 import Imaging
 @testable import MCPackKit
@@ -145,54 +146,39 @@ import Testing
         #expect(try Data(contentsOf: project.url("a/test-bundle-1.0.0.zip")) == Data(contentsOf: project.url("b/test-bundle-1.0.0.zip")))
     }
 
-    /// A cache entry with a tile removed or altered is made again, and the
-    /// archive is the one a cold build gives.
-    @Test(arguments: ["remove", "alter", "shorten"])
-    func damagedTileCacheIsRemade(_ damage: String) throws {
+    /// A cold build leaves no second copy of the tiles in the work cache:
+    /// the archive is their one copy, and the next build copies from it.
+    @Test func theArchiveIsTheTilesOnlyCopy() throws {
         let project = try TestProject.make()
         defer { project.destroy() }
-        #expect(try MCPackBinary.run(["build", "--output", "cold"], in: project.root).status == 0)
-        let cold = try Data(contentsOf: project.url("cold/test-bundle-1.0.0.zip"))
-        let entries = try FileManager.default.contentsOfDirectory(atPath: project.url(".mcpack-cache/tiles").path).filter { !$0.hasPrefix(".") }
-        #expect(entries.count == 1)
-        let tile = project.url(".mcpack-cache/tiles/\(entries[0])/files/master_files/10/1_1.jpeg")
-        if damage == "remove" {
-            try FileManager.default.removeItem(at: tile)
-        } else if damage == "shorten" {
-            try Data(contentsOf: tile).dropLast(10).write(to: tile)
-        } else {
-            var bytes = try Data(contentsOf: tile)
-            bytes[bytes.count / 2] ^= 0xFF
-            try bytes.write(to: tile)
-        }
-        let warm = try MCPackBinary.run(["build", "--output", "warm"], in: project.root)
-        #expect(warm.status == 0, "\(warm.stderr)")
-        #expect(warm.stderr.contains("missing or changed (first: master_files/10/1_1.jpeg)"))
-        #expect(try Data(contentsOf: project.url("warm/test-bundle-1.0.0.zip")) == cold)
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        let tiles = project.url(".mcpack-cache/tiles")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: tiles.path)) ?? []
+        #expect(left.isEmpty, "tile cache entries left beside the archive: \(left)")
     }
 
-    /// Two damaged entries (tiles and icons) are both made again, one
-    /// after the other, and the archive is still the cold build's.
-    @Test func twoDamagedCacheEntriesAreBothRemade() throws {
+    /// Two damaged sources (a tile of the previous archive and a file of
+    /// the icons' cache entry) are both made again, one after the other,
+    /// and the archive is still the cold build's.
+    @Test func twoDamagedSourcesAreBothRemade() throws {
         let project = try TestProject.make(images: true)
         defer { project.destroy() }
         #expect(try MCPackBinary.run(["build", "--output", "cold"], in: project.root).status == 0)
         let cold = try Data(contentsOf: project.url("cold/test-bundle-1.0.0.zip"))
-        func only(_ kind: String) throws -> String {
-            let entries = try FileManager.default.contentsOfDirectory(atPath: project.url(".mcpack-cache/\(kind)").path).filter { !$0.hasPrefix(".") }
-            #expect(entries.count == 1)
-            return ".mcpack-cache/\(kind)/\(entries[0])/files"
-        }
-        try FileManager.default.removeItem(at: project.url("\(try only("tiles"))/master_files/10/1_1.jpeg"))
-        let icon = project.url("\(try only("icons"))/AppIcon.appiconset/AppIcon-76@2x.png")
-        var bytes = try Data(contentsOf: icon)
+        try FileManager.default.createDirectory(at: project.url("dist"), withIntermediateDirectories: true)
+        try PreviousArchiveTests.damage(project.url("cold/test-bundle-1.0.0.zip"), to: project.url("dist/test-bundle-0.9.0.zip"), how: "retile")
+        try FileManager.default.removeItem(at: project.url("cold"))
+        let icons = try #require(try FileManager.default.contentsOfDirectory(atPath: project.url(".mcpack-cache/icons").path).first { !$0.hasPrefix(".") })
+        let folder = project.url(".mcpack-cache/icons/\(icons)/files")
+        let first = try #require(try FileSystem.regularFiles(under: folder).sorted().first)
+        var bytes = try Data(contentsOf: folder.appendingPathComponent(first))
         bytes[bytes.count / 2] ^= 0xFF
-        try bytes.write(to: icon)
-        let warm = try MCPackBinary.run(["build", "--output", "warm"], in: project.root)
+        try bytes.write(to: folder.appendingPathComponent(first))
+        let warm = try MCPackBinary.run(["build"], in: project.root)
         #expect(warm.status == 0, "\(warm.stderr)")
-        #expect(warm.stderr.contains("(first: master_files/10/1_1.jpeg)"), "\(warm.stderr)")
-        #expect(warm.stderr.contains("(first: AppIcon.appiconset/AppIcon-76@2x.png)"), "\(warm.stderr)")
-        #expect(try Data(contentsOf: project.url("warm/test-bundle-1.0.0.zip")) == cold)
+        #expect(warm.stderr.contains("(first: \(first))"), "\(warm.stderr)")
+        #expect(warm.stderr.contains("test-bundle-0.9.0.zip: data/document/master_files/"), "\(warm.stderr)")
+        #expect(try Data(contentsOf: project.url("dist/test-bundle-1.0.0.zip")) == cold)
     }
 
     struct IconCase: Sendable, CustomTestStringConvertible {

@@ -142,11 +142,9 @@ enum DocumentInput: BundleInput {
             tileSize: settings.tileSize, overlap: settings.overlap, format: settings.tileFormat,
             quality: settings.quality, layout: settings.layout == "iiif3" ? .iiif3 : .deepZoom)
         let geometry = PyramidGeometry(width: plan.size.width, height: plan.size.height, tileSize: settings.tileSize, overlap: settings.overlap)
-        var colour = PictureImport.Record(colourSpace: "", profile: nil, bits: 8, orientation: 1, conversions: [], assumedProfile: false)
         let key = WorkCache.key([source.sha256, name, "\(pyramid.tileSize)", "\(pyramid.overlap)", pyramid.format,
                                  "\(pyramid.quality)", pyramid.layout.rawValue, "colour-1", settings.background ?? "-",
                                  settings.iiifBaseURL.map { "iiif-2 " + $0 } ?? "-"])
-        let entry: WorkCache.Entry
         /// The master as it ships: 8-bit sRGB, turned upright, flattened.
         func picture() throws -> (Image, PictureImport.Record) {
             // Turning or flipping needs rows out of order: then libvips reads
@@ -160,14 +158,37 @@ enum DocumentInput: BundleInput {
             }
             return (image, record)
         }
+        func record(tiles: Int, colour: PictureImport.Record) -> Record {
+            Record(image: settings.image, sha256: source.sha256, format: plan.format,
+                   width: plan.size.width, height: plan.size.height, name: name,
+                   levels: geometry.maxLevel + 1, tiles: tiles,
+                   settings: .init(tileSize: settings.tileSize, overlap: settings.overlap, tileFormat: settings.tileFormat,
+                                   quality: settings.quality, layout: settings.layout, iiifBaseURL: settings.iiifBaseURL),
+                   picture: colour, libvips: Imaging.libraryVersion)
+        }
         do {
-            let (image, record) = try picture()
-            colour = record
+            // Opening the master decodes nothing: the pipeline runs when tiled.
+            let (image, colour) = try picture()
+            let wanted = record(tiles: 0, colour: colour)
+            // An archive built before from the same master, settings and
+            // libraries holds the tiles this build would make, byte for byte.
+            if let previous = env.previous.first(under: ["data/document/"], where: { json in
+                guard let head = try? JSONDecoder().decode(BundleJSON.Head.self, from: json), head.mcpack == MCPackVersion.current,
+                      var earlier = try? BundleJSON.component(Record.self, named: component, from: json) else { return false }
+                earlier.tiles = 0
+                return earlier == wanted
+            }, note: { env.report(.note($0)) }) {
+                let payload = previous.entries.sorted { $0.key.precedesInByteOrder($1.key) }.map { path, entry in
+                    PayloadFile(path: String(path.dropFirst("data/".count)), source: .archived(previous, path: path), known: (entry.sha256, entry.bytes))
+                }
+                let earlier = try? BundleJSON.component(Record.self, named: component, from: previous.bundleJSON)
+                return Made(payload: payload, record: record(tiles: earlier?.tiles ?? 0, colour: colour), cached: true)
+            }
             let started = Date()
             let total = geometry.totalTiles
             // libvips stamps vips-properties.xml with the date of tiling: it must not ship.
-            entry = try env.cache("tiles").entry(key, damage: { env.report(.note($0)) },
-                                                 leaveOut: { $0.hasSuffix("vips-properties.xml") }) { folder in
+            let entry = try env.cache("tiles").entry(key, damage: { env.report(.note($0)) },
+                                                     leaveOut: { $0.hasSuffix("vips-properties.xml") }) { folder in
                 try TilePyramid.write(image, to: folder, name: name, settings: pyramid, id: settings.iiifBaseURL) { percent, eta in
                     env.report(.tiling(percent: percent, secondsLeft: eta, tiles: total, elapsed: Date().timeIntervalSince(started)))
                 }
@@ -178,18 +199,15 @@ enum DocumentInput: BundleInput {
                                          settings: pyramid) { try picture().0 }
                 }
             }
+            let tiles = entry.files.count { !$0.path.hasSuffix(".dzi") && !$0.path.hasSuffix("info.json") && !$0.path.contains("/full/") }
+            // Once the archive holds the tiles, it is their one copy.
+            return Made(payload: entry.payload(under: "document/"), record: record(tiles: tiles, colour: colour), cached: entry.reused,
+                        transient: [entry.folder])
+        } catch let damaged as PreviousArchive.Damaged {
+            throw damaged
         } catch {
             throw env.failure(settings.image, "cannot make the tile pyramid: \(error)")
         }
-        let tiles = entry.files.count { !$0.path.hasSuffix(".dzi") && !$0.path.hasSuffix("info.json") && !$0.path.contains("/full/") }
-        let record = Record(
-            image: settings.image, sha256: source.sha256, format: plan.format,
-            width: plan.size.width, height: plan.size.height, name: name,
-            levels: geometry.maxLevel + 1, tiles: tiles,
-            settings: .init(tileSize: settings.tileSize, overlap: settings.overlap, tileFormat: settings.tileFormat,
-                            quality: settings.quality, layout: settings.layout, iiifBaseURL: settings.iiifBaseURL),
-            picture: colour)
-        return Made(payload: entry.payload(under: "document/"), record: record, cached: entry.reused)
     }
 
     /// Completes what dzsave wrote in `folder` into a IIIF level 0 service

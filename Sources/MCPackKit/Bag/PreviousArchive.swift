@@ -1,0 +1,154 @@
+import Foundation
+import MCPackSchema
+
+/// An archive a project built before, as the source of the entries a new
+/// build would make again with the same bytes (the tiles of an unchanged
+/// master). It is already a complete, checksummed copy of them: its payload
+/// manifest says what each entry hashes to, and the new archive's writer
+/// hashes every byte it copies from it again, so a damaged archive stops the
+/// write (`PreviousArchive.Damaged`) and is never shipped from. Only read,
+/// never changed.
+public final class PreviousArchive: @unchecked Sendable {
+    /// An entry of the payload, as the previous manifest and archive give it.
+    struct Entry: Sendable {
+        var sha256: String
+        var bytes: Int
+    }
+
+    let path: String
+    /// data/bundle.json's bytes.
+    let bundleJSON: Data
+    /// Payload entries under data/, by path inside the bag, of the prefixes
+    /// asked for when opened.
+    let entries: [String: Entry]
+
+    private init(path: String, bundleJSON: Data, entries: [String: Entry]) {
+        self.path = path
+        self.bundleJSON = bundleJSON
+        self.entries = entries
+    }
+
+    /// What went wrong reading an entry to copy it: the build stops using
+    /// that archive and makes the entries again.
+    struct Damaged: Error, CustomStringConvertible {
+        let archive: String
+        let entry: String
+        let reason: String
+
+        var description: String { "\((archive as NSString).lastPathComponent): \(entry) \(reason)" }
+    }
+
+    /// data/bundle.json of the archive at `path`, read by itself: an early
+    /// entry, so a zip or a compressed tar is not read to its end. nil when
+    /// the archive cannot be read or has none.
+    static func bundleJSON(at path: String) -> Data? {
+        guard let reader = try? BagReader(path, only: ["data/bundle.json"], refusing: { _ in true }, keep: { _ in BagReader.Keep(.whole) }),
+              let file = try? reader.next(), file.damage == nil else { return nil }
+        return file.data
+    }
+
+    /// Opens the archive at `path` as a source of the payload entries under
+    /// `prefixes` (`data/document/`): the manifest's hash and the archive's
+    /// size of each. nil, and `why` says so, when the archive is unreadable,
+    /// not one bag, or its manifest does not name exactly the entries it
+    /// holds under those prefixes.
+    static func open(_ path: String, prefixes: [String], why: (String) -> Void) -> PreviousArchive? {
+        func owned(_ bagPath: String) -> Bool { prefixes.contains { bagPath.hasPrefix($0) } }
+        var manifest: Data?
+        var bundle: Data?
+        var sizes: [String: Int] = [:]
+        do {
+            let reader = try BagReader(path, refusing: { $0.kind != .caseCollision }) { entry in
+                switch entry.path {
+                case "manifest-sha256.txt", "data/bundle.json": return BagReader.Keep(.whole)
+                default: return .skip
+                }
+            }
+            while let file = try reader.next() {
+                if file.damage != nil { throw Damaged(archive: path, entry: file.entry.path, reason: "is damaged") }
+                switch file.entry.path {
+                case "manifest-sha256.txt": manifest = file.data
+                case "data/bundle.json": bundle = file.data
+                case let other where owned(other):
+                    guard let size = file.entry.size else { throw Damaged(archive: path, entry: other, reason: "has no size") }
+                    sizes[other] = Int(size)
+                default: break
+                }
+            }
+            guard reader.complete, reader.tops.count == 1 else { throw Damaged(archive: path, entry: "", reason: "cannot be read to its end") }
+        } catch {
+            why("cannot be read (\(error))")
+            return nil
+        }
+        guard let manifest, let bundle else {
+            why("has no \(manifest == nil ? "manifest-sha256.txt" : "data/bundle.json")")
+            return nil
+        }
+        var entries: [String: Entry] = [:]
+        let parsed = Manifest(manifest)
+        for line in parsed.lines {
+            guard let bagPath = parsed.path(line), owned(bagPath) else { continue }
+            let checksum = parsed.checksum(line)
+            guard let size = sizes.removeValue(forKey: bagPath) else {
+                why("names \(bagPath) in its manifest but does not hold it")
+                return nil
+            }
+            entries[bagPath] = Entry(sha256: checksum.lowercased(), bytes: size)
+        }
+        if let extra = sizes.keys.min() {
+            why("holds \(extra), which its manifest does not name")
+            return nil
+        }
+        return PreviousArchive(path: path, bundleJSON: bundle, entries: entries)
+    }
+}
+
+/// The archives a build may copy unchanged entries from: this version's
+/// archive first, then the project's other archives, newest first. One
+/// found damaged while copied is left out of the build's next attempt.
+struct PreviousArchives: Sendable {
+    let candidates: [String]
+
+    /// Archives named like the project's (`<name>-<version>.zip`, `.tar.gz`
+    /// or `.tar.zst`) in `folders`, `first` leading when it exists; none of
+    /// `untrusted`.
+    static func find(first: URL, named name: String, in folders: [URL], untrusted: Set<String>) -> PreviousArchives {
+        var found: [(path: String, modified: Date)] = []
+        var seen = Set<String>()
+        for folder in folders {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
+            for file in names where file.hasPrefix(name + "-") && !file.hasPrefix(".")
+                && [".zip", ".tar.gz", ".tar.zst"].contains(where: { file.hasSuffix($0) }) {
+                let path = folder.appendingPathComponent(file).standardizedFileURL.path
+                guard seen.insert(path).inserted, !untrusted.contains(path),
+                      let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                      attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+                found.append((path, attributes[.modificationDate] as? Date ?? .distantPast))
+            }
+        }
+        let firstPath = first.standardizedFileURL.path
+        let ordered = found.sorted { a, b in
+            if (a.path == firstPath) != (b.path == firstPath) { return a.path == firstPath }
+            return a.modified != b.modified ? a.modified > b.modified : a.path < b.path
+        }
+        return PreviousArchives(candidates: ordered.map(\.path))
+    }
+
+    /// The first archive whose bundle.json `accept`s, opened as a source of
+    /// its entries under `prefixes`; `note` hears why one that was accepted
+    /// could not be used.
+    func first(under prefixes: [String], where accept: (Data) -> Bool, note: (String) -> Void) -> PreviousArchive? {
+        for path in candidates {
+            let name = (path as NSString).lastPathComponent
+            guard let json = PreviousArchive.bundleJSON(at: path) else {
+                note("\(name) cannot be read (damaged, cut short, or not a bag); not copying from it")
+                continue
+            }
+            guard accept(json) else { continue }
+            if let archive = PreviousArchive.open(path, prefixes: prefixes, why: { note("\(name) \($0); not copying from it") }) {
+                return archive
+            }
+        }
+        return nil
+    }
+}
