@@ -456,6 +456,14 @@ VipsImage *mcvips_to_srgb8(VipsImage *in, int embedded, const char *input_profil
     VipsObject *scope = VIPS_OBJECT(vips_image_new());
     VipsImage **t = (VipsImage **) vips_object_local_array(scope, 9);
     VipsImage *out = NULL;
+    /* An 8-bit CIELab TIFF is read packed (LabQ); libvips's LabQ-to-sRGB
+     * path is a coarse table that made L = 100 251 of 255. Unpacked to
+     * float Lab first, it converts exactly. */
+    if (in->Coding == VIPS_CODING_LABQ) {
+        if (vips_LabQ2Lab(in, &t[8], NULL))
+            goto done;
+        in = t[8];
+    }
     /* 32-bit and signed integer samples are scaled to 16 bits, rounding
      * (libvips's casts clip them: a 32-bit white would be 255 of 4294967295). */
     if (in->BandFmt == VIPS_FORMAT_UINT || in->BandFmt == VIPS_FORMAT_INT ||

@@ -207,4 +207,11 @@ extension Image {
         guard let out = mcvips_colourspace(pointer, Int32(VIPS_INTERPRETATION_LAB.rawValue)) else { throw ImagingError("cannot make Lab") }
         return Image(pointer: out, parents: [self])
     }
+
+    /// CIE Lab packed into 8 bits a channel (libvips's LabQ), which a TIFF
+    /// stores as 8-bit CIELab.
+    public func labQ() throws -> Image {
+        guard let out = mcvips_colourspace(pointer, Int32(VIPS_INTERPRETATION_LABQ.rawValue)) else { throw ImagingError("cannot make LabQ") }
+        return Image(pointer: out, parents: [self])
+    }
 }

@@ -75,11 +75,13 @@ import Testing
         #expect(means == [254, 128, 0, 254], "\(means)")
     }
 
-    /// A float Lab TIFF (16-bit Lab too) keeps its white; an 8-bit CIELab
-    /// TIFF, which libvips reads packed into 10 bits, does not yet.
-    @Test func labWhiteIsWhite() throws {
-        let master = try Image.solid(width: TestProject.masterWidth, height: TestProject.masterHeight, ink: [255, 255, 255]).lab()
-        #expect(master.pictureFacts.interpretation == "lab")
+    /// A float Lab TIFF and an 8-bit CIELab TIFF (which libvips reads
+    /// packed, as LabQ) keep their white.
+    @Test(arguments: ["float", "8-bit CIELab"])
+    func labWhiteIsWhite(_ kind: String) throws {
+        let white = try Image.solid(width: TestProject.masterWidth, height: TestProject.masterHeight, ink: [255, 255, 255]).lab()
+        let master = kind == "float" ? white : try white.labQ()
+        #expect(master.pictureFacts.interpretation == (kind == "float" ? "lab" : "labq"))
         let (project, result) = try Self.build(master)
         defer { project.destroy() }
         #expect(result.status == 0, "\(result.stderr)")
