@@ -8,14 +8,19 @@ struct Build: AsyncParsableCommand {
         discussion: """
             Reads bundle.toml, checks every input (all problems are reported at once), \
             makes the deep-zoom tiles of the master, the app icon sizes and the launch \
-            layers (kept in .mcpack-cache/ so a rebuild does not make them again), \
-            and writes <output>/<name>-<version>.<format> with <archive>.sha256 beside it. \
+            layers, and writes <output>/<name>-<version>.<format> with <archive>.sha256 beside it. \
             Every picture ships as 8-bit sRGB, upright: embedded colour profiles, CMYK, \
             16-bit depth and EXIF orientation are converted, and bundle.json records what \
             was done to each input. \
             The archive is a BagIt 1.0 bag in one top folder. The same inputs always give \
             the same bytes; set SOURCE_DATE_EPOCH or [bundle] source_date to choose the \
             time stamped on every entry.
+
+            A rebuild does not tile again when an archive in the output folder (this \
+            version's, else the project's newest) was made from the same master with the \
+            same settings: its tiles are copied, each checked against that archive's \
+            manifest (a damaged archive is named, left alone, and the master tiled anew). \
+            Icon sizes and launch layers are kept in .mcpack-cache/ for the same reason.
 
             Nothing partial is ever left at the final path. If this version's archive \
             exists with the same bytes, nothing changes; with different bytes the build \
