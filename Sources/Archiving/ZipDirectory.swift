@@ -13,6 +13,8 @@ public enum ZipDirectory {
         public var method: UInt16
         /// Where the entry's local header starts.
         public var localHeader: UInt64
+        /// The size the directory declares once unpacked.
+        public var size: UInt64 = 0
     }
 
     /// An entry whose local header is not what the central directory says.
@@ -66,15 +68,25 @@ public enum ZipDirectory {
             let commentLength = Int(directory.uint16(at: at + 32))
             guard at + 46 + nameLength + extraLength <= directory.count else { return nil }
             var offset = UInt64(directory.uint32(at: at + 42))
-            if offset == 0xFFFF_FFFF {
-                // Zip64: the 8-byte sizes that overflowed come first in the extra field.
+            var unpacked = UInt64(directory.uint32(at: at + 24))
+            if offset == 0xFFFF_FFFF || unpacked == 0xFFFF_FFFF {
+                // Zip64: the 8-byte fields that overflowed, in the order
+                // uncompressed size, compressed size, offset (4.5.3).
                 let extra = Array(directory[(at + 46 + nameLength)..<(at + 46 + nameLength + extraLength)])
-                let skipped = (directory.uint32(at: at + 24) == 0xFFFF_FFFF ? 8 : 0) + (directory.uint32(at: at + 20) == 0xFFFF_FFFF ? 8 : 0)
-                guard let zip64 = zip64Field(in: extra), zip64.count >= skipped + 8 else { return nil }
-                offset = zip64.uint64(at: skipped)
+                let sizeOverflows = unpacked == 0xFFFF_FFFF
+                let skipped = (sizeOverflows ? 8 : 0) + (directory.uint32(at: at + 20) == 0xFFFF_FFFF ? 8 : 0)
+                guard let zip64 = zip64Field(in: extra) else { return nil }
+                if sizeOverflows {
+                    guard zip64.count >= 8 else { return nil }
+                    unpacked = zip64.uint64(at: 0)
+                }
+                if offset == 0xFFFF_FFFF {
+                    guard zip64.count >= skipped + 8 else { return nil }
+                    offset = zip64.uint64(at: skipped)
+                }
             }
             found.append(Entry(name: Array(directory[(at + 46)..<(at + 46 + nameLength)]),
-                               method: directory.uint16(at: at + 10), localHeader: offset))
+                               method: directory.uint16(at: at + 10), localHeader: offset, size: unpacked))
             at += 46 + nameLength + extraLength + commentLength
         }
         return found

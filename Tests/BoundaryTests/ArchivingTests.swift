@@ -111,6 +111,7 @@ import Testing
         let entries = try #require(ZipDirectory.entries(of: path))
         #expect(entries.map { String(decoding: $0.name, as: UTF8.self) } == Self.entries.map(\.0))
         #expect(entries.map(\.method) == [8, 8, 8, 0])  // deflate, store
+        #expect(entries.map(\.size) == Self.entries.map { UInt64($0.1.count) })
         #expect(ZipDirectory.localHeaderMismatches(of: path, entries).isEmpty)
 
         // The third entry's local header signature broken.

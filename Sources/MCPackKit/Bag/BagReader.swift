@@ -213,7 +213,7 @@ final class BagReader {
     // MARK: Archives
 
     private func openArchive() throws {
-        isZip = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 4) } == Data([0x50, 0x4B, 0x03, 0x04])
+        isZip = Self.isZip(path)
         fileSize = Int64((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0)
         if isZip {
             let probe = Result { () throws -> (ArchiveReader, ArchiveReader.Entry?) in
@@ -472,6 +472,11 @@ final class BagReader {
     }
 
     /// True for a gzip file (a .tar.gz), whatever its name.
+    /// Whether the file starts as a zip does (a local file header).
+    static func isZip(_ path: String) -> Bool {
+        FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 4) } == Data([0x50, 0x4B, 0x03, 0x04])
+    }
+
     static func isGzip(_ path: String) -> Bool {
         FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 2) } == Data([0x1F, 0x8B])
     }

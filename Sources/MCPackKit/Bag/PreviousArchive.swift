@@ -1,3 +1,4 @@
+import Archiving
 import Foundation
 import MCPackSchema
 
@@ -21,11 +22,14 @@ public final class PreviousArchive: @unchecked Sendable {
     /// Payload entries under data/, by path inside the bag, of the prefixes
     /// asked for when opened.
     let entries: [String: Entry]
+    /// Their paths in the manifest's order: byte order, as mcpack writes it.
+    let paths: [String]
 
-    private init(path: String, bundleJSON: Data, entries: [String: Entry]) {
+    private init(path: String, bundleJSON: Data, entries: [String: Entry], paths: [String]) {
         self.path = path
         self.bundleJSON = bundleJSON
         self.entries = entries
+        self.paths = paths
     }
 
     /// What went wrong reading an entry to copy it: the build stops using
@@ -57,8 +61,20 @@ public final class PreviousArchive: @unchecked Sendable {
         var manifest: Data?
         var bundle: Data?
         var sizes: [String: Int] = [:]
+        // A zip's sizes come from its central directory, without reading
+        // 17,000 local headers; each is checked again as its entry is copied.
+        let directory = BagReader.isZip(path) ? ZipDirectory.entries(of: path) : nil
+        if let directory {
+            for entry in directory {
+                let name = String(decoding: entry.name, as: UTF8.self)
+                guard let slash = name.firstIndex(of: "/") else { continue }
+                let bagPath = String(name[name.index(after: slash)...])
+                if owned(bagPath) { sizes[bagPath] = Int(entry.size) }
+            }
+        }
         do {
-            let reader = try BagReader(path, refusing: { $0.kind != .caseCollision }) { entry in
+            let wanted: Set<String>? = directory == nil ? nil : ["manifest-sha256.txt", "data/bundle.json"]
+            let reader = try BagReader(path, only: wanted, refusing: { $0.kind != .caseCollision }) { entry in
                 switch entry.path {
                 case "manifest-sha256.txt", "data/bundle.json": return BagReader.Keep(.whole)
                 default: return .skip
@@ -69,7 +85,7 @@ public final class PreviousArchive: @unchecked Sendable {
                 switch file.entry.path {
                 case "manifest-sha256.txt": manifest = file.data
                 case "data/bundle.json": bundle = file.data
-                case let other where owned(other):
+                case let other where owned(other) && directory == nil:
                     guard let size = file.entry.size else { throw Damaged(archive: path, entry: other, reason: "has no size") }
                     sizes[other] = Int(size)
                 default: break
@@ -85,6 +101,7 @@ public final class PreviousArchive: @unchecked Sendable {
             return nil
         }
         var entries: [String: Entry] = [:]
+        var paths: [String] = []
         let parsed = Manifest(manifest)
         for line in parsed.lines {
             guard let bagPath = parsed.path(line), owned(bagPath) else { continue }
@@ -94,12 +111,13 @@ public final class PreviousArchive: @unchecked Sendable {
                 return nil
             }
             entries[bagPath] = Entry(sha256: checksum.lowercased(), bytes: size)
+            paths.append(bagPath)
         }
         if let extra = sizes.keys.min() {
             why("holds \(extra), which its manifest does not name")
             return nil
         }
-        return PreviousArchive(path: path, bundleJSON: bundle, entries: entries)
+        return PreviousArchive(path: path, bundleJSON: bundle, entries: entries, paths: paths)
     }
 }
 

@@ -178,8 +178,9 @@ enum DocumentInput: BundleInput {
                 earlier.tiles = 0
                 return earlier == wanted
             }, note: { env.report(.note($0)) }) {
-                let payload = previous.entries.sorted { $0.key.precedesInByteOrder($1.key) }.map { path, entry in
-                    PayloadFile(path: String(path.dropFirst("data/".count)), source: .archived(previous, path: path), known: (entry.sha256, entry.bytes))
+                let payload = previous.paths.map { path in
+                    let entry = previous.entries[path]!
+                    return PayloadFile(path: String(path.dropFirst("data/".count)), source: .archived(previous, path: path), known: (entry.sha256, entry.bytes))
                 }
                 let earlier = try? BundleJSON.component(Record.self, named: component, from: previous.bundleJSON)
                 return Made(payload: payload, record: record(tiles: earlier?.tiles ?? 0, colour: colour), cached: true)
