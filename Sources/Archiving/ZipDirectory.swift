@@ -5,8 +5,10 @@ import Foundation
 /// entry's name and compression method from its local header; unzip, Python
 /// and Finder take them from the central directory. A bag that verifies must
 /// unpack as verify read it, so verify compares the two (the corruption
-/// campaign found both kinds of difference passing). Only these fields are
-/// read; libarchive reads the rest. APPNOTE.TXT 4.3.7, 4.3.12-4.3.16.
+/// campaign found both kinds of difference passing). A build also takes a
+/// previous archive's entry sizes from here rather than reading every local
+/// header (each is checked again as the entry is copied). Only these fields
+/// are read; libarchive reads the rest. APPNOTE.TXT 4.3.7, 4.3.12-4.3.16.
 public enum ZipDirectory {
     public struct Entry: Sendable {
         public var name: [UInt8]
