@@ -38,7 +38,9 @@ public final class ArchiveReader {
 
     /// Opens `path`. Entry times are not read, but libarchive converts
     /// every zip entry's DOS time all the same: see `ArchiveTimes.useUTC()`.
-    public init(path: String, zip: ZipReading = .directory) throws {
+    /// `checkCRC: false` leaves a zip entry's CRC-32 unchecked, for a
+    /// reader that checks every byte against a stronger hash of its own.
+    public init(path: String, zip: ZipReading = .directory, checkCRC: Bool = true) throws {
         self.path = path
         guard let archive = archive_read_new() else { throw FileError(path: path, message: "libarchive: out of memory") }
         self.archive = archive
@@ -46,6 +48,9 @@ public final class ArchiveReader {
         switch zip {
         case .directory: archive_read_support_format_zip_seekable(archive)
         case .stream: archive_read_support_format_zip_streamable(archive)
+        }
+        if !checkCRC {
+            guard archive_read_set_options(archive, "zip:ignorecrc32") == ARCHIVE_OK else { throw failure() }
         }
         archive_read_support_filter_gzip(archive)
         archive_read_support_filter_zstd(archive)

@@ -149,6 +149,7 @@ final class BagReader {
     private var first: ArchiveReader.Entry??
     private var throughDirectory = false
     private let crossCheckZip: Bool
+    private let checkCRC: Bool
     private var streamedNames: [[UInt8]] = []
     private var fileSize: Int64 = 0
     private var entries = 0
@@ -167,7 +168,9 @@ final class BagReader {
     /// recorded. `crossCheckZip`: compare a zip's entries, once all are
     /// read, with what its central directory names (what unzip extracts).
     /// `keep`: asked once for each safe entry, in order, before it is read.
-    init(_ path: String, limits: BagLimits = BagLimits(), only: Set<String>? = nil, crossCheckZip: Bool = false,
+    /// `checkCRC: false`: a zip entry's CRC-32 is not checked, for a caller
+    /// that checks every byte against a manifest's SHA-256 anyway.
+    init(_ path: String, limits: BagLimits = BagLimits(), only: Set<String>? = nil, crossCheckZip: Bool = false, checkCRC: Bool = true,
          refusing: @escaping (Issue) -> Bool = { _ in false }, keep: @escaping (Entry) throws -> Keep) throws {
         self.path = path
         self.limits = limits
@@ -175,6 +178,7 @@ final class BagReader {
         self.keep = keep
         self.refusing = refusing
         self.crossCheckZip = crossCheckZip
+        self.checkCRC = checkCRC
         archiveName = (path as NSString).lastPathComponent
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -217,7 +221,7 @@ final class BagReader {
         fileSize = Int64((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0)
         if isZip {
             let probe = Result { () throws -> (ArchiveReader, ArchiveReader.Entry?) in
-                let opened = try ArchiveReader(path: path)
+                let opened = try ArchiveReader(path: path, checkCRC: checkCRC)
                 return (opened, try opened.next())
             }
             switch probe {
@@ -229,7 +233,7 @@ final class BagReader {
                 return
             case .failure(let error):
                 // Say what the entries hold all the same, read one by one.
-                do { archive = try ArchiveReader(path: path, zip: .stream) } catch { throw CannotOpen(path: path, cause: error as? FileError ?? FileError(path: path, message: "\(error)")) }
+                do { archive = try ArchiveReader(path: path, zip: .stream, checkCRC: checkCRC) } catch { throw CannotOpen(path: path, cause: error as? FileError ?? FileError(path: path, message: "\(error)")) }
                 complete = false
                 try report(Issue(kind: .noCentralDirectory, path: archiveName,
                                  message: "the zip has no readable central directory (cut short, or its end damaged); unzip and most tools cannot open it",
@@ -237,7 +241,7 @@ final class BagReader {
                 return
             }
         }
-        do { archive = try ArchiveReader(path: path) } catch { throw CannotOpen(path: path, cause: error as? FileError ?? FileError(path: path, message: "\(error)")) }
+        do { archive = try ArchiveReader(path: path, checkCRC: checkCRC) } catch { throw CannotOpen(path: path, cause: error as? FileError ?? FileError(path: path, message: "\(error)")) }
     }
 
     private func nextInArchive() throws -> File? {
@@ -414,7 +418,7 @@ final class BagReader {
     /// A new reader of a zip, past its first `count` entries (each skipped
     /// by a seek), or nil if it cannot get there.
     private func reopen(past count: Int) -> ArchiveReader? {
-        guard let reader = try? ArchiveReader(path: path) else { return nil }
+        guard let reader = try? ArchiveReader(path: path, checkCRC: checkCRC) else { return nil }
         for _ in 0..<count {
             guard case .some = try? reader.next() else { return nil }
         }
