@@ -73,7 +73,7 @@ enum ClausesInput: BundleInput {
             measuredWidth = nil
         }
         let file = ClauseFile.read(source, master: master, measuredWidth: measuredWidth)
-        let facts: [any InputFact] = [ClauseList(file: file, path: path)]
+        let facts: [any InputFact] = [ClauseList(file: file, path: path, measuredWidth: measuredWidth)]
         guard env.sink.errorCount == errorsBefore, let master else { return Checked(plan: nil, facts: facts) }
         if file.clauses.isEmpty {
             env.problem(path, "has no [[clause]] tables; a bundle needs at least one clause")
