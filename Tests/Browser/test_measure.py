@@ -157,10 +157,13 @@ def main():
         drafts = page.locator(".measure-draft").count()
         checks.expect(drafts == len(edited), f"the {len(edited)} rectangles of the edited clause are drawn", drafts)
         if args.readme_screenshot:
+            # The README's picture: zoomed in, a clause picked, a rectangle being drawn over its overlay.
             page.get_by_role("button", name="Undo edits").click()
-            zoom_to(page, 0, run)
+            zoom_to(page, 2, run)
             box = overlay(page).bounding_box()
-            mouse_drag((box["x"] - 2, box["y"] - 3), (box["x"] + box["width"] * 0.6, box["y"] + box["height"] + 4))
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            mouse_drag((box["x"] - 4, box["y"] - 3), (box["x"] + box["width"] * 0.55, box["y"] + box["height"] + 5))
+            run.settle()
             run.screenshot("readme", path=args.readme_screenshot)
         page.get_by_role("button", name="Undo edits").click()
         checks.expect(state(page)["clause"] == line(rects), "Undo edits gives the clause's own line back")
