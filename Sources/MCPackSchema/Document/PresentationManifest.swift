@@ -66,9 +66,9 @@ public struct PresentationManifest: Codable, Equatable, Sendable {
     ///
     /// A clause of several rectangles is one annotation, so that a viewer
     /// lists it once, by its title. Web Annotation allows that as several
-    /// targets or as one selector drawing several shapes; iiif-prezi3 (and
-    /// the Presentation 3 JSON schema its models are made from) accepts
-    /// both, but Mirador draws only the first target of an annotation
+    /// targets or as one selector drawing several shapes; iiif-prezi3 and
+    /// the IIIF Presentation 3 JSON schema (the presentation validator's)
+    /// accept both, but Mirador draws only the first target of an annotation
     /// (AnnotationItem reads `target[0]`), while it draws every `rect` of an
     /// SVG selector. So: one target, a SpecificResource of the canvas with
     /// an SvgSelector, its coordinates in canvas (master) pixels.

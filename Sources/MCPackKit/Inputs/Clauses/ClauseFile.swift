@@ -161,8 +161,10 @@ extension ClauseFile {
             } else if rect.x < 0 || rect.y < 0 {
                 t.error("overlays", "\(label) \(v): x and y must not be negative")
                 ok = false
-            } else if let master, rect.x + rect.width > master.width || rect.y + rect.height > master.height {
-                t.error("overlays", "\(label) \(shown) reaches (\(rect.x + rect.width), \(rect.y + rect.height)), outside the \(master.width) x \(master.height) master image\(master.note)")
+            } else if let master, rect.width > master.width - rect.x || rect.height > master.height - rect.y {
+                // Compared and added without overflow: TOML's integers reach Int.max.
+                let reach = { (a: Int, b: Int) in "\(Decimal(a) + Decimal(b))" }
+                t.error("overlays", "\(label) \(shown) reaches (\(reach(rect.x, rect.width)), \(reach(rect.y, rect.height))), outside the \(master.width) x \(master.height) master image\(master.note)")
                 ok = false
             }
             rects.append(rect)

@@ -70,6 +70,17 @@ import Testing
         #expect(project.outputFiles().isEmpty)
     }
 
+    /// Numbers no copy has are reported, never scaled into an overflow.
+    @Test func hugeNumbersAreReportedNotScaled() throws {
+        let project = try Self.quarterProject(measuredWidth: "150")
+        defer { project.destroy() }
+        try project.edit("assets/clauses.toml", Self.quarter.clause40Quarter, "overlays = [[9223372036854775807, 1, 1, 1], [1, 1, 4611686018427387904, 1]]")
+        let build = try MCPackBinary.run(["build"], in: project.root)
+        #expect(build.status == 2 && !build.signalled, "\(build.stderr)")
+        #expect(build.stderr.contains("clause \"40\".overlays: rectangle 1 [9223372036854775807, 1, 1, 1]"), "\(build.stderr)")
+        #expect(project.outputFiles().isEmpty)
+    }
+
     @Test func rectanglesMeasuredAtAQuarterWarnAndStrictStops() throws {
         let project = try Self.quarterProject()
         defer { project.destroy() }
