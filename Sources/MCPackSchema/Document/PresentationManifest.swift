@@ -143,6 +143,9 @@ public struct PresentationManifest: Codable, Equatable, Sendable {
         public var format: String?
         public var language: String?
         public var value: String?
+        /// What a `TextualBody` is for (W3C Web Annotation): `identifying`
+        /// (the clause's title), `tagging` (a category), or none (the text).
+        public var purpose: String?
         public var width: Int?
         public var height: Int?
         public var service: [Service]?
@@ -196,13 +199,30 @@ public struct PresentationManifest: Codable, Equatable, Sendable {
     /// A clause as a viewer lists it: labelled with its title, its text
     /// the translation (and the context, when it has one), on all its
     /// rectangles at once.
+    ///
+    /// Mirador's annotation panel shows an annotation's bodies, not its
+    /// label: the text of every body but the tagging ones, run together,
+    /// as sanitised HTML, and the tagging ones as chips. So the title is a
+    /// body too, first, as HTML in bold (`identifying`: it names the
+    /// target), and each category a `tagging` body; the panel then reads
+    /// as the kiosk's clause: title, translation, context, categories.
     public static func annotation(_ clause: Clause, canvas: String) -> Annotation {
+        let title = Body(type: "TextualBody", format: "text/html", language: "en", value: "<p><b>\(htmlEscaped(clause.title))</b></p>",
+                         purpose: "identifying")
         let texts = [clause.translation, clause.context].filter { !$0.isEmpty }
+            .map { Body(type: "TextualBody", format: "text/plain", language: "en", value: $0) }
+        let tags = clause.categories.map { Body(type: "TextualBody", format: "text/plain", language: "en", value: $0, purpose: "tagging") }
         return Annotation(
             id: canvas + "/clauses/\(segment(clause.id))", motivation: "commenting",
             label: ["en": [clause.title]],
-            body: texts.map { Body(type: "TextualBody", format: "text/plain", language: "en", value: $0) },
+            body: [title] + texts + tags,
             target: Target(source: canvas, rectangles: clause.overlays))
+    }
+
+    /// Text as HTML shows it: `&`, `<`, `>` and `"` as entities.
+    public static func htmlEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
     /// The clauses' annotations.

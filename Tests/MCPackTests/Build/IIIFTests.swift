@@ -281,7 +281,15 @@ import Testing
         #expect(annotations.map(\.target.source) == [canvas.id, canvas.id])
         #expect(annotations.map { $0.target.rectangles.map(\.values) } == Self.overlays.map(\.1))
         #expect(annotations.allSatisfy { $0.motivation == "commenting" && $0.body.allSatisfy { $0.type == "TextualBody" } })
-        #expect(annotations.last?.body.map(\.value) == ["To no one will we sell, to no one deny or delay right or justice.", "Also still law."])
+        // The bodies as Mirador's panel shows them: the title first (as HTML,
+        // escaped), the translation and context, the categories as tags.
+        let last = try #require(annotations.last)
+        #expect(last.body.map(\.value) == ["<p><b>To no one will we sell right or justice</b></p>",
+                                           "To no one will we sell, to no one deny or delay right or justice.", "Also still law.", "Justice"])
+        #expect(last.body.map(\.purpose) == ["identifying", nil, nil, "tagging"])
+        #expect(last.body.map(\.format) == ["text/html", "text/plain", "text/plain", "text/plain"])
+        #expect(annotations.first?.body.filter { $0.purpose == "tagging" }.map(\.value) == ["Key Clauses", "Justice"])
+        #expect(PresentationManifest.htmlEscaped(#"A & <B> "c""#) == "A &amp; &lt;B&gt; &quot;c&quot;")
 
         // The selector as prezi3 wrote it back, read by an XML parser as a
         // viewer's DOMParser reads it: three rect elements for clause 39.
@@ -330,7 +338,7 @@ import Testing
         clauses.clauses[1].translation = "Changed."
         let stale = bag(files.merging(["data/clauses.json": JSON.encode(clauses)]) { $1 })
         #expect(stale.map(\.rule) == ["manifest-clauses"], "\(stale)")
-        #expect(stale.first?.message == "clause \"40\": its annotation's label or text is not the clause's title, translation and context")
+        #expect(stale.first?.message == "clause \"40\": its annotation's label or bodies are not the clause's title, translation, context and categories")
     }
 
     @Test func onlyAIIIFDocumentHasAManifest() {

@@ -64,7 +64,7 @@ extension ManifestInput {
                 continue
             }
             if annotation.label != expected.label || annotation.body != expected.body || annotation.motivation != expected.motivation {
-                problems.append(Problem(path, "manifest-clauses", "clause \"\(clause.id)\": its annotation's label or text is not the clause's title, translation and context"))
+                problems.append(Problem(path, "manifest-clauses", "clause \"\(clause.id)\": its annotation's label or bodies are not the clause's title, translation, context and categories"))
             }
             if annotation.target != expected.target {
                 let rects = annotation.target.rectangles.map { "\($0.values)" }.joined(separator: ", ")
