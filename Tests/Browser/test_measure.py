@@ -202,6 +202,15 @@ def main():
             scales.append(state(page)["scale"])
             measured(page, f"touch, zoom {steps}", finger)
         checks.expect(len(set(scales)) == 2, "the two zoom levels differ (touch)", scales)
+        # Two fingers still pinch, and leave the rectangle drawn as it was.
+        before = state(page)
+        vbox = page.locator("#viewer").bounding_box()
+        cx, cy = vbox["x"] + vbox["width"] / 2, vbox["y"] + vbox["height"] / 2
+        run.touch_gesture([((cx - 40, cy), (cx - 120, cy)), ((cx + 40, cy), (cx + 120, cy))])
+        after = state(page)
+        checks.expect(2.5 < after["scale"] / before["scale"] < 3.5, "in Measure mode two fingers pinch",
+                      after["scale"] / before["scale"])
+        checks.expect(after["line"] == before["line"], "and the drawn rectangle stays as it was", after["line"])
         zoom_to(page, 0, run)
         overlay(page).tap()
         now = state(page)
