@@ -17,7 +17,7 @@ ifeq ($(shell uname -s),Linux)
 STATIC_STDLIB := --static-swift-stdlib
 endif
 
-.PHONY: all deps build test demo bench fuzz campaign crash-safety assets preview-screenshot diff-screenshot clean help stage install uninstall dist
+.PHONY: all deps build test demo bench fuzz campaign crash-safety assets preview-screenshot measure-screenshot diff-screenshot clean help stage install uninstall dist
 
 all: build
 
@@ -31,6 +31,7 @@ help:
 	@echo "make crash-safety  SIGKILL mcpack build at random moments on the benchmark master; check archives and cache (~6 min)"
 	@echo "make assets  regenerate the example project's images (needs Python with Pillow)"
 	@echo "make preview-screenshot  remake docs/preview.png, the README's picture of the example's preview page"
+	@echo "make measure-screenshot  remake docs/measure.png, the README's picture of the preview page's Measure mode"
 	@echo "make diff-screenshot     remake docs/diff.png, the README's picture of the diff page for a retouched master"
 	@echo "make install [PREFIX=/usr/local] [DESTDIR=]  install mcpack, its man pages and bash/zsh/fish completions"
 	@echo "make stage   build what make install copies, into .build/install/stage (then sudo make install only copies)"
@@ -76,6 +77,10 @@ assets:
 preview-screenshot: build
 	@scripts/install-deps.sh --test
 	scripts/preview-screenshot.sh
+
+measure-screenshot: build
+	@scripts/install-deps.sh --test
+	scripts/measure-screenshot.sh
 
 diff-screenshot: build
 	@scripts/install-deps.sh --test

@@ -28,6 +28,8 @@ struct FuzzTarget: @unchecked Sendable {
     static let clausesTOML = FuzzTarget(name: "clauses-toml") { data in
         loadTOML(data, as: "assets/clauses.toml") { source in
             _ = ClauseFile.read(source, master: MasterSize(width: 4000, height: 2800))
+            // And as rectangles of a reduced copy: scaling any number read must not overflow.
+            _ = ClauseFile.read(source, master: MasterSize(width: 34_000, height: 24_000), measuredWidth: 7)
         }
     }
 

@@ -25,6 +25,10 @@ struct Build: AsyncParsableCommand {
             Nothing partial is ever left at the final path. If this version's archive \
             exists with the same bytes, nothing changes; with different bytes the build \
             stops (exit 2) unless --overwrite is given: bump the version instead.
+
+            A warning (e.g. clause overlays that all lie in the master's top-left \
+            quarter, as if measured on a reduced copy) is printed and the archive \
+            written; with --strict it stops the build as an error does (exit 2).
             """)
 
     @OptionGroup var project: ProjectOptions
@@ -37,6 +41,9 @@ struct Build: AsyncParsableCommand {
     @Flag(name: .long, help: "Replace this version's archive even if its content differs.")
     var overwrite = false
 
+    @Flag(name: .long, help: "Treat a warning about the inputs as an error: exit 2, nothing written.")
+    var strict = false
+
     func run() async throws {
         templateOptions.use()
         let console = Console(json: project.json)
@@ -44,7 +51,7 @@ struct Build: AsyncParsableCommand {
         do {
             let progress = ProgressLine(console: console)
             result = try await Builder.build(BuildOptions(
-                configPath: project.config, output: output, overwrite: overwrite,
+                configPath: project.config, output: output, overwrite: overwrite, strict: strict,
                 events: { progress.show($0) }))
             progress.finish()
         } catch let exists as VersionExists {
@@ -60,6 +67,11 @@ struct Build: AsyncParsableCommand {
         if console.json {
             console.emit(result)
             return
+        }
+        for warning in result.warnings {
+            var text = warning
+            text.severity = .error  // the label says which
+            console.err("\(console.paint("warning:", "1;33")) \(text)")
         }
         for name in result.removedTemporaryFiles {
             console.err("removed \(name), left by a build that did not finish")

@@ -10,18 +10,21 @@ public struct BuildOptions: Sendable {
     public var output: String?
     /// Replace an existing archive of this version even if it differs.
     public var overwrite: Bool
+    /// A warning about the inputs stops the build as an error does.
+    public var strict: Bool
     public var environment: [String: String]
     /// Hears progress (tiling) and notes (a damaged cache entry remade).
     public var events: (@Sendable (BuildEvent) -> Void)?
     /// Called at the build's most delicate moments, for tests that stop it there.
     public var hooks: BuildHooks
 
-    public init(configPath: String = "bundle.toml", output: String? = nil, overwrite: Bool = false,
+    public init(configPath: String = "bundle.toml", output: String? = nil, overwrite: Bool = false, strict: Bool = false,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 events: (@Sendable (BuildEvent) -> Void)? = nil, hooks: BuildHooks = BuildHooks()) {
         self.configPath = configPath
         self.output = output
         self.overwrite = overwrite
+        self.strict = strict
         self.environment = environment
         self.events = events
         self.hooks = hooks
@@ -64,9 +67,12 @@ public struct BuildResult: Sendable, Encodable {
     public var payloadBytes: Int
     public var outcome: Outcome
     public var removedTemporaryFiles: [String]
+    /// What the checks found doubtful but not wrong (e.g. overlays that
+    /// look measured on a reduced copy); the archive was written anyway.
+    public var warnings: [Diagnostic] = []
 
     enum CodingKeys: String, CodingKey {
-        case archive, sha256, name, version, format, files, bytes, outcome
+        case archive, sha256, name, version, format, files, bytes, outcome, warnings
         case payloadBytes = "payload_bytes"
         case removedTemporaryFiles = "removed_temporary_files"
     }
@@ -120,6 +126,15 @@ public enum Builder {
         // minutes of tiling; then make each one.
         let checked = await check(project, sink: sink)
         try sink.throwIfErrors()
+        let warnings = sink.all.filter { $0.severity == .warning }
+        if options.strict, !warnings.isEmpty {
+            throw InputError(warnings.map { warning in
+                var error = warning
+                error.severity = .error
+                error.message += " (a warning, an error with --strict)"
+                return error
+            })
+        }
         // The bundle's templates need facts as an input does; a project whose
         // checks gave none of them has reported why.
         guard let mtime, let needs = BundleTemplateContext.Needs.gather(from: checked.facts) else { throw InputError(sink.all) }
@@ -183,7 +198,7 @@ public enum Builder {
             return BuildResult(
                 archive: display(finalURL), sha256: existing.sha256, name: config.name, version: config.version.text,
                 format: config.format.rawValue, files: bag.payload.count, bytes: existing.bytes, payloadBytes: bag.payloadBytes,
-                outcome: .unchanged, removedTemporaryFiles: removed)
+                outcome: .unchanged, removedTemporaryFiles: removed, warnings: warnings)
         }
         let output = OutputFile(final: finalURL)
         let (sha256, bytes) = try bag.write(to: output.temporary.path, format: config.format, mtime: mtime)
@@ -218,7 +233,7 @@ public enum Builder {
         return BuildResult(
             archive: display(finalURL), sha256: sha256, name: config.name, version: config.version.text,
             format: config.format.rawValue, files: bag.payload.count, bytes: bytes, payloadBytes: bag.payloadBytes,
-            outcome: outcome, removedTemporaryFiles: removed)
+            outcome: outcome, removedTemporaryFiles: removed, warnings: warnings)
     }
 
     /// What the check pass found: the plans of the inputs that passed, the

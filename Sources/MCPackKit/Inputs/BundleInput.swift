@@ -253,6 +253,9 @@ struct ClauseList: InputFact {
     var file: ClauseFile
     /// Its path in the project, for messages.
     var path: String
+    /// `[clauses] measured_width`: the file's rectangles are in pixels of a
+    /// copy this wide (the file's own are already scaled to the master).
+    var measuredWidth: Int?
 }
 
 /// What a check hands on: the plan when the input is good, and the facts it

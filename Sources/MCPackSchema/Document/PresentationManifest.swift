@@ -1,13 +1,14 @@
 import Foundation
 
 /// A IIIF Presentation 3 manifest, in the shape mcpack writes: one canvas,
-/// painted by one image, annotated by the clause overlays.
+/// painted by one image, annotated by the clauses, one annotation a clause.
 public struct PresentationManifest: Codable, Equatable, Sendable {
     public typealias LanguageMap = [String: [String]]
 
     public struct Canvas: Codable, Equatable, Sendable {
         public var id: String
         public var type = "Canvas"
+        public var label: LanguageMap?
         public var width: Int
         public var height: Int
         public var items: [AnnotationPage]
@@ -25,8 +26,114 @@ public struct PresentationManifest: Codable, Equatable, Sendable {
         public var type = "Annotation"
         public var motivation: String
         public var label: LanguageMap?
-        public var body: Body
-        public var target: String
+        /// One body is written as an object, several as an array.
+        public var body: [Body]
+        public var target: Target
+
+        enum CodingKeys: String, CodingKey { case id, type, motivation, label, body, target }
+
+        public init(id: String, motivation: String, label: LanguageMap? = nil, body: [Body], target: Target) {
+            self.id = id
+            self.motivation = motivation
+            self.label = label
+            self.body = body
+            self.target = target
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(type, forKey: .type)
+            try container.encode(motivation, forKey: .motivation)
+            try container.encodeIfPresent(label, forKey: .label)
+            if body.count == 1 { try container.encode(body[0], forKey: .body) } else if !body.isEmpty { try container.encode(body, forKey: .body) }
+            try container.encode(target, forKey: .target)
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            type = try container.decode(String.self, forKey: .type)
+            motivation = try container.decode(String.self, forKey: .motivation)
+            label = try container.decodeIfPresent(LanguageMap.self, forKey: .label)
+            if let one = try? container.decode(Body.self, forKey: .body) { body = [one] } else { body = try container.decodeIfPresent([Body].self, forKey: .body) ?? [] }
+            target = try container.decode(Target.self, forKey: .target)
+        }
+    }
+
+    /// What an annotation targets: the whole canvas (its URI), or the
+    /// canvas's rectangles as one SVG selector of `<rect>` elements.
+    ///
+    /// A clause of several rectangles is one annotation, so that a viewer
+    /// lists it once, by its title. Web Annotation allows that as several
+    /// targets or as one selector drawing several shapes; iiif-prezi3 and
+    /// the IIIF Presentation 3 JSON schema (the presentation validator's)
+    /// accept both, but Mirador draws only the first target of an annotation
+    /// (AnnotationItem reads `target[0]`), while it draws every `rect` of an
+    /// SVG selector. So: one target, a SpecificResource of the canvas with
+    /// an SvgSelector, its coordinates in canvas (master) pixels.
+    public struct Target: Codable, Equatable, Sendable {
+        /// The canvas.
+        public var source: String
+        /// The rectangles, or none for the whole canvas.
+        public var rectangles: [Rect]
+
+        public init(source: String, rectangles: [Rect] = []) {
+            self.source = source
+            self.rectangles = rectangles
+        }
+
+        /// The selector's SVG: one `<rect>` a rectangle, in their order.
+        public var svg: String {
+            let rects = rectangles.map { #"<rect x="\#($0.x)" y="\#($0.y)" width="\#($0.width)" height="\#($0.height)"/>"# }
+            return #"<svg xmlns="http://www.w3.org/2000/svg">"# + rects.joined() + "</svg>"
+        }
+
+        struct Selector: Codable { var type: String; var value: String }
+        struct Source: Codable { var id: String; var type: String }
+        struct Specific: Codable { var type: String; var source: Source; var selector: Selector }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            if rectangles.isEmpty {
+                try container.encode(source)
+            } else {
+                try container.encode(Specific(type: "SpecificResource", source: Source(id: source, type: "Canvas"),
+                                              selector: Selector(type: "SvgSelector", value: svg)))
+            }
+        }
+
+        /// Reads back what `encode` writes; a selector of another kind reads
+        /// as no rectangles, which verify then reports as not the clause's.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let uri = try? container.decode(String.self) {
+                self.init(source: uri)
+                return
+            }
+            let specific = try container.decode(Specific.self)
+            self.init(source: specific.source.id, rectangles: specific.selector.type == "SvgSelector" ? Self.rectangles(in: specific.selector.value) : [])
+        }
+
+        /// The `<rect x="" y="" width="" height=""/>` elements of `svg`, as written by `svg` above.
+        static func rectangles(in svg: String) -> [Rect] {
+            var found: [Rect] = []
+            var rest = Substring(svg)
+            while let start = rest.range(of: "<rect ") {
+                let tail = rest[start.upperBound...]
+                guard let end = tail.range(of: "/>") else { break }
+                var numbers: [String: Int] = [:]
+                for pair in tail[..<end.lowerBound].split(separator: " ") {
+                    let parts = pair.split(separator: "=", maxSplits: 1)
+                    if parts.count == 2 { numbers[String(parts[0])] = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) }
+                }
+                if let x = numbers["x"], let y = numbers["y"], let w = numbers["width"], let h = numbers["height"] {
+                    found.append(Rect(x: x, y: y, width: w, height: h))
+                }
+                rest = tail[end.upperBound...]
+            }
+            return found
+        }
     }
 
     /// The painted image (`Image`, with its service) or a clause's text (`TextualBody`).
@@ -36,6 +143,9 @@ public struct PresentationManifest: Codable, Equatable, Sendable {
         public var format: String?
         public var language: String?
         public var value: String?
+        /// What a `TextualBody` is for (W3C Web Annotation): `identifying`
+        /// (the clause's title), `tagging` (a category), or none (the text).
+        public var purpose: String?
         public var width: Int?
         public var height: Int?
         public var service: [Service]?
@@ -76,27 +186,46 @@ public struct PresentationManifest: Codable, Equatable, Sendable {
         let full = layout.maxSize
         let image = Annotation(
             id: canvas + "/page/1/image", motivation: "painting",
-            body: Body(id: serviceID + "/" + layout.fullMaxPath, type: "Image", format: Self.mediaType(format),
-                       width: full.width, height: full.height, service: [Service(id: serviceID)]),
-            target: canvas)
-        var overlays: [Annotation] = []
-        for clause in clauses {
-            for (index, r) in clause.overlays.enumerated() {
-                overlays.append(Annotation(
-                    id: canvas + "/clauses/\(Self.segment(clause.id))/\(index + 1)", motivation: "commenting",
-                    label: ["en": [clause.title]],
-                    body: Body(type: "TextualBody", format: "text/plain", language: "en", value: clause.translation),
-                    target: canvas + "#xywh=\(r.x),\(r.y),\(r.width),\(r.height)"))
-            }
-        }
+            body: [Body(id: serviceID + "/" + layout.fullMaxPath, type: "Image", format: Self.mediaType(format),
+                        width: full.width, height: full.height, service: [Service(id: serviceID)])],
+            target: Target(source: canvas))
         id = base + "/manifest.json"
         label = ["en": [title]]
-        items = [Canvas(id: canvas, width: geometry.width, height: geometry.height,
+        items = [Canvas(id: canvas, label: ["en": [title]], width: geometry.width, height: geometry.height,
                         items: [AnnotationPage(id: canvas + "/page/1", items: [image])],
-                        annotations: [AnnotationPage(id: canvas + "/clauses", items: overlays)])]
+                        annotations: [AnnotationPage(id: canvas + "/clauses", items: clauses.map { Self.annotation($0, canvas: canvas) })])]
     }
 
-    /// The clause overlays' annotations.
+    /// A clause as a viewer lists it: labelled with its title, its text
+    /// the translation (and the context, when it has one), on all its
+    /// rectangles at once.
+    ///
+    /// Mirador's annotation panel shows an annotation's bodies, not its
+    /// label: the text of every body but the tagging ones, run together,
+    /// as sanitised HTML, and the tagging ones as chips. So the title is a
+    /// body too, first, as HTML in bold (`identifying`: it names the
+    /// target), and each category a `tagging` body; the panel then reads
+    /// as the kiosk's clause: title, translation, context, categories.
+    public static func annotation(_ clause: Clause, canvas: String) -> Annotation {
+        let title = Body(type: "TextualBody", format: "text/html", language: "en", value: "<p><b>\(htmlEscaped(clause.title))</b></p>",
+                         purpose: "identifying")
+        let texts = [clause.translation, clause.context].filter { !$0.isEmpty }
+            .map { Body(type: "TextualBody", format: "text/plain", language: "en", value: $0) }
+        let tags = clause.categories.map { Body(type: "TextualBody", format: "text/plain", language: "en", value: $0, purpose: "tagging") }
+        return Annotation(
+            id: canvas + "/clauses/\(segment(clause.id))", motivation: "commenting",
+            label: ["en": [clause.title]],
+            body: [title] + texts + tags,
+            target: Target(source: canvas, rectangles: clause.overlays))
+    }
+
+    /// Text as HTML shows it: `&`, `<`, `>` and `"` as entities.
+    public static func htmlEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// The clauses' annotations.
     public var clauseAnnotations: [Annotation] { items.flatMap { $0.annotations ?? [] }.flatMap(\.items) }
 
     /// Every id the manifest gives, body and service ids included.
@@ -108,7 +237,7 @@ public struct PresentationManifest: Codable, Equatable, Sendable {
                 ids.append(page.id)
                 for annotation in page.items {
                     ids.append(annotation.id)
-                    ids += [annotation.body.id].compactMap { $0 } + (annotation.body.service ?? []).map(\.id)
+                    ids += annotation.body.compactMap(\.id) + annotation.body.flatMap { $0.service ?? [] }.map(\.id)
                 }
             }
         }

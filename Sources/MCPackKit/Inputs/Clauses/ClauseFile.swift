@@ -16,10 +16,14 @@ extension ClauseFile {
     static let maxOverlays = 4
 
     /// Reads clauses.toml; `master` is the master image's size, when known,
-    /// for checking that every rectangle lies inside it. Returns what could
-    /// be read even when there are errors (they are in the sink), so the
-    /// category icons can still be checked against the categories.
-    static func read(_ source: TOMLSource, master: MasterSize?) -> ClauseFile {
+    /// for checking that every rectangle lies inside it. With
+    /// `measuredWidth` (and a master), the rectangles were measured on a
+    /// copy of the master that wide and are scaled to the master before
+    /// any check, so every message and clauses.json speak of master pixels.
+    /// Returns what could be read even when there are errors (they are in
+    /// the sink), so the category icons can still be checked against the
+    /// categories.
+    static func read(_ source: TOMLSource, master: MasterSize?, measuredWidth: Int? = nil) -> ClauseFile {
         let root = source.rootReader
 
         var categories: [Category] = []
@@ -90,7 +94,7 @@ extension ClauseFile {
             }
             let translation = t.string("translation")
             let context = t.string("context")
-            let overlays = readOverlays(t, master: master)
+            let overlays = readOverlays(t, master: master, measuredWidth: measuredWidth)
             t.rejectUnknownKeys(known: ["id", "title", "categories", "colour", "translation", "context", "overlays"])
             if let id, let title, let tags, let colour, let translation, let context, let overlays {
                 clauses.append(Clause(
@@ -102,7 +106,18 @@ extension ClauseFile {
         return ClauseFile(categories: categories, clauses: clauses, categoriesComplete: categoriesComplete)
     }
 
-    private static func readOverlays(_ t: TableReader, master: MasterSize?) -> [Rect]? {
+    /// A rectangle measured on a copy `measured` px wide, in pixels of a
+    /// master `master` px wide: each edge scaled by the same factor and
+    /// rounded half up, in integers so every machine gets the same pixels.
+    /// Scaling the edges rather than the width and height keeps two
+    /// rectangles that touch on the copy touching on the master.
+    static func scale(_ rect: Rect, from measured: Int, to master: Int) -> Rect {
+        func edge(_ v: Int) -> Int { (2 * v * master + measured) / (2 * measured) }
+        let x = edge(rect.x), y = edge(rect.y)
+        return Rect(x: x, y: y, width: edge(rect.x + rect.width) - x, height: edge(rect.y + rect.height) - y)
+    }
+
+    private static func readOverlays(_ t: TableReader, master: MasterSize?, measuredWidth: Int?) -> [Rect]? {
         guard let value = t.table["overlays"] else {
             t.error("overlays", "missing; expected 1 to \(maxOverlays) rectangles [x, y, width, height] in master pixels")
             return nil
@@ -131,15 +146,25 @@ extension ClauseFile {
                 ok = false
                 continue
             }
-            let rect = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+            var rect = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+            var shown = "\(v)"
+            // A number past Int32 cannot be a pixel of any copy, and scaling
+            // it could overflow; unscaled, the check below reports it.
+            if let measuredWidth, let master, rect.x >= 0, rect.y >= 0, rect.width > 0, rect.height > 0,
+               rect.values.allSatisfy({ $0 <= Int(Int32.max) }) {
+                rect = scale(rect, from: measuredWidth, to: master.width)
+                shown += " (\(rect.values) on the master, measured_width = \(measuredWidth))"
+            }
             if rect.width <= 0 || rect.height <= 0 {
-                t.error("overlays", "\(label) \(v): width and height must be positive")
+                t.error("overlays", "\(label) \(shown): width and height must be positive")
                 ok = false
             } else if rect.x < 0 || rect.y < 0 {
                 t.error("overlays", "\(label) \(v): x and y must not be negative")
                 ok = false
-            } else if let master, rect.x + rect.width > master.width || rect.y + rect.height > master.height {
-                t.error("overlays", "\(label) \(v) reaches (\(rect.x + rect.width), \(rect.y + rect.height)), outside the \(master.width) x \(master.height) master image\(master.note)")
+            } else if let master, rect.width > master.width - rect.x || rect.height > master.height - rect.y {
+                // Compared and added without overflow: TOML's integers reach Int.max.
+                let reach = { (a: Int, b: Int) in "\(Decimal(a) + Decimal(b))" }
+                t.error("overlays", "\(label) \(shown) reaches (\(reach(rect.x, rect.width)), \(reach(rect.y, rect.height))), outside the \(master.width) x \(master.height) master image\(master.note)")
                 ok = false
             }
             rects.append(rect)

@@ -21,7 +21,12 @@ extension ClausesInput {
             }
             for overlay in clause.overlays {
                 let r = overlay.values
-                if r[2] <= 0 || r[3] <= 0 || r[0] < 0 || r[1] < 0 || r[0] + r[2] > width || r[1] + r[3] > height {
+                // No sum that can overflow: a hostile clauses.json's numbers reach Int.max.
+                func beyond(_ start: Int, _ length: Int, _ size: Int) -> Bool {
+                    let room = size.subtractingReportingOverflow(start)
+                    return room.overflow || length > room.partialValue
+                }
+                if r[2] <= 0 || r[3] <= 0 || r[0] < 0 || r[1] < 0 || beyond(r[0], r[2], width) || beyond(r[1], r[3], height) {
                     problems.append(Problem(path, "overlays-inside", "clause \"\(clause.id)\": rectangle \(r) is not inside the \(width) x \(height) master"))
                 }
             }

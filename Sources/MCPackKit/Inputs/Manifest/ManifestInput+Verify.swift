@@ -4,8 +4,8 @@ import MCPackSchema
 extension ManifestInput {
     /// A IIIF bundle has its manifest; every id in it is an HTTP(S) URI
     /// under the base URL; its canvas is the master's size, painted by the
-    /// bag's own image service; and its annotations are exactly the clause
-    /// overlays of clauses.json, each with its clause's title and text.
+    /// bag's own image service; and its annotations are exactly the clauses
+    /// of clauses.json, one each, with its title, text and rectangles.
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
         let path = "data/" + self.path
         var problems: [Problem] = []
@@ -36,7 +36,7 @@ extension ManifestInput {
             return problems
         }
         // The painting image's service is the bag's info.json.
-        let services = canvas.items.flatMap(\.items).flatMap { $0.body.service ?? [] }.map(\.id)
+        let services = canvas.items.flatMap(\.items).flatMap(\.body).flatMap { $0.service ?? [] }.map(\.id)
         let infos = bag.files.keys.filter { $0.hasPrefix("data/document/") && $0.hasSuffix("/info.json") && $0.split(separator: "/").count == 4 }
         var ignored: [Problem] = []
         let serviceIDs = Set(infos.compactMap { bag.decode(IIIFImageInfo.self, $0, rule: "pyramid-iiif", &ignored)?.id })
@@ -51,25 +51,28 @@ extension ManifestInput {
         return problems
     }
 
-    /// The annotations against the overlays of clauses.json: one per
-    /// rectangle, with the clause's title and translation.
+    /// The annotations against the clauses of clauses.json: one a clause,
+    /// by its id, with its title, its text and all its rectangles.
     private static func compare(_ annotations: [PresentationManifest.Annotation], _ clauses: ClausesDocument, canvas: String,
                                 path: String) -> [Problem] {
-        struct Overlay: Hashable { var target: String; var title: String; var text: String }
-        var expected: [Overlay: String] = [:]
+        var problems: [Problem] = []
+        var found = Dictionary(annotations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for clause in clauses.clauses {
-            for r in clause.overlays {
-                expected[Overlay(target: "\(canvas)#xywh=\(r.x),\(r.y),\(r.width),\(r.height)", title: clause.title, text: clause.translation)] = clause.id
+            let expected = PresentationManifest.annotation(clause, canvas: canvas)
+            guard let annotation = found.removeValue(forKey: expected.id) else {
+                problems.append(Problem(path, "manifest-clauses", "clause \"\(clause.id)\": no annotation \(expected.id)"))
+                continue
+            }
+            if annotation.label != expected.label || annotation.body != expected.body || annotation.motivation != expected.motivation {
+                problems.append(Problem(path, "manifest-clauses", "clause \"\(clause.id)\": its annotation's label or bodies are not the clause's title, translation, context and categories"))
+            }
+            if annotation.target != expected.target {
+                let rects = annotation.target.rectangles.map { "\($0.values)" }.joined(separator: ", ")
+                problems.append(Problem(path, "manifest-clauses", "clause \"\(clause.id)\": its annotation targets [\(rects)] of \(annotation.target.source), not its rectangles \(clause.overlays.map(\.values)) of the canvas"))
             }
         }
-        let found = annotations.map { Overlay(target: $0.target, title: $0.label?["en"]?.first ?? "", text: $0.body.value ?? "") }
-        var problems: [Problem] = []
-        let missing = expected.filter { !found.contains($0.key) }.sorted { ($0.value, $0.key.target) < ($1.value, $1.key.target) }
-        for (overlay, clause) in missing {
-            problems.append(Problem(path, "manifest-clauses", "clause \"\(clause)\": no annotation targets \(overlay.target) with its title and text"))
-        }
-        for overlay in found where expected[overlay] == nil {
-            problems.append(Problem(path, "manifest-clauses", "an annotation targets \(overlay.target) (\"\(overlay.title)\"), which no clause overlay of clauses.json matches"))
+        for annotation in annotations where found[annotation.id] != nil {
+            problems.append(Problem(path, "manifest-clauses", "annotation \(annotation.id) (\"\(annotation.label?["en"]?.first ?? "")\") is of no clause of clauses.json"))
         }
         return problems
     }

@@ -3,9 +3,11 @@ import MCPackSchema
 
 /// With `layout = "iiif3"`, data/document/manifest.json: a IIIF Presentation
 /// 3 manifest whose one canvas is the document, painted from the bundle's
-/// own image service, and whose annotations are the clause overlays (W3C
-/// Web Annotations with the clause's text, each targeting the canvas at a
-/// rectangle), so a museum's IIIF viewer shows what the kiosk shows. It
+/// own image service, and whose annotations are the clauses (W3C Web
+/// Annotations, one a clause, labelled with its title, with its text,
+/// targeting all its rectangles), so a museum's IIIF viewer lists and shows
+/// the clauses as the kiosk does; the manifest and canvas are labelled with
+/// the bundle's title. It
 /// sits in document/ because every id is under `[document] iiif_base_url`,
 /// where that folder is served.
 ///

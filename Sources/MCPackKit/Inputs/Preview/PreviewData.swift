@@ -98,11 +98,20 @@ struct PreviewData: Codable, Equatable {
     var document: Document
     var categories: [ShownCategory]
     var clauses: [Clause]
+    /// `[clauses] measured_width`, so that Measure mode gives the line to
+    /// paste in the pixels clauses.toml is written in.
+    var measuredWidth: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case bundle, document, categories, clauses
+        case measuredWidth = "measured_width"
+    }
 }
 
 extension PreviewData {
-    init(bundle: BundleInfo, pyramid: PyramidLayout, clauses file: ClauseFile) {
+    init(bundle: BundleInfo, pyramid: PyramidLayout, clauses file: ClauseFile, measuredWidth: Int? = nil) {
         self.bundle = bundle
+        self.measuredWidth = measuredWidth
         document = Document(pyramid)
         // In icon order, as categories.json lists them.
         categories = CategoriesDocument(file.categories).categories.map(ShownCategory.init)
@@ -159,6 +168,9 @@ struct PreviewContext {
     var clauseCount: Int
     var categoryCount: Int
     var data: String
+    /// Whether Measure mode gives copy pixels (`[clauses] measured_width`), and that width.
+    var hasMeasuredWidth: Bool
+    var measuredWidth: Int
     var hasIcons: Bool
     var icons: [Icon]
     var hasLaunch: Bool
@@ -190,6 +202,8 @@ struct PreviewContext {
         clauseCount = data.clauses.count
         categoryCount = data.categories.count
         self.data = data.scriptJSON
+        hasMeasuredWidth = data.measuredWidth != nil
+        measuredWidth = data.measuredWidth ?? 0
         // One entry a file: Contents.json may name a file for two slots.
         var seen = Set<String>()
         self.icons = (icons?.contents.images ?? []).compactMap { image in

@@ -69,7 +69,7 @@ enum PreviewInput: BundleInput {
         let data = PreviewData(
             bundle: .init(name: config.name, version: config.version.text, title: config.title, sourceDate: env.sourceDate,
                           archive: "\(config.stem).\(config.format.fileExtension)"),
-            pyramid: plan.needs.pyramid, clauses: plan.needs.clauses.file)
+            pyramid: plan.needs.pyramid, clauses: plan.needs.clauses.file, measuredWidth: plan.needs.clauses.measuredWidth)
         let context = PreviewContext(data: data, icons: plan.needs.icons, launch: plan.needs.launch, gallery: plan.needs.gallery)
         let rendered: [(path: String, data: Data)]
         do {
