@@ -4,10 +4,13 @@ import MCPackSchema
 import Hashing
 import Imaging
 
-/// Files made from inputs (tile pyramids, icon sizes, launch layers), kept
-/// between builds in `.mcpack-cache/<kind>/<key>/` where the key hashes the
-/// input's SHA-256 and every setting that shapes the output. A rebuild with
-/// nothing changed reuses them instead of decoding and encoding again. Each
+/// Files made from inputs (icon sizes, launch layers, and a cold build's
+/// tiles until its archive holds them), kept in
+/// `.mcpack-cache/<kind>/<key>/` where the key hashes the input's SHA-256
+/// and every setting that shapes the output. A rebuild with nothing changed
+/// reuses them instead of decoding and encoding again; a tile entry is
+/// removed once the archive is in place (`Made.transient`), and a build
+/// killed before that finds it here. Each
 /// entry records every file's hash and size when it was made. Reuse trusts
 /// that record, because the archive writer hashes every byte it copies
 /// anyway: a file missing or changed stops that write (SourceFileChanged),
