@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 import Testing
 
@@ -219,8 +220,8 @@ import Testing
         let result = try MCPackBinary.run(["build"], in: project.root)
         #expect(result.status == 0, "\(result.stderr)")
         let data = try Self.unpack(project)
-        for file in ["icons/AppIcon.appiconset/AppIcon-76@2x.png", "icons/AppIcon.appiconset/AppIcon-1024@1x.png",
-                     "launch/screens/1024x768.png", "launch/Launch.xcassets/LaunchBackground.imageset/LaunchBackground.png"] {
+        for file in [AssetCatalog.appIconSet + "/AppIcon.png",
+                     "launch/screens/1024x768.png", AssetCatalog.launchSet(AssetCatalog.launchBackground) + "/LaunchBackground.png"] {
             let difference = try Self.meanDifference(data.appendingPathComponent(file), Self.colour)
             #expect(difference <= Self.tolerance, "\(file): mean difference \(difference)")
         }
