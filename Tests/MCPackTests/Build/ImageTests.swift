@@ -193,6 +193,71 @@ import Testing
         #expect(project.outputFiles().isEmpty)
     }
 
+    /// An Icon Composer document's icon.json in the shape Icon Composer
+    /// writes (as github.com/e-marchand/TestAppIcon,
+    /// TestAppIcon/AppIcon.icon/icon.json), with a PNG and an SVG layer.
+    static func composerJSON(_ images: [String]) -> String {
+        let layers = images.enumerated().map { index, image in
+            #"{ "blend-mode" : "normal", "glass" : true, "image-name" : "\#(image)", "name" : "layer\#(index)", "opacity" : 1 }"#
+        }.joined(separator: ", ")
+        return #"{ "fill" : { "automatic-gradient" : "display-p3:0.89106,0.42105,0.27834,1.00000" }, "#
+            + #""groups" : [ { "hidden" : false, "layers" : [ \#(layers) ], "name" : "Group", "specular" : true } ], "#
+            + #""supported-platforms" : { "circles" : [ "watchOS" ], "squares" : "shared" } }"#
+    }
+
+    static func writeComposer(_ project: TestProject, name: String = "AppIcon.icon", images: [String] = ["seal.png", "ring.svg"],
+                              present: [String] = ["seal.png", "ring.svg"]) throws {
+        let folder = "assets/icon/\(name)"
+        try project.write("\(folder)/icon.json", composerJSON(images))
+        for image in present {
+            let data = image.hasSuffix(".svg")
+                ? Data(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1024 1024"><circle cx="512" cy="512" r="400"/></svg>"#.utf8)
+                : try Image.solid(width: 1024, height: 1024, ink: [200, 40, 40, 255]).pngData()
+            try project.write("\(folder)/Assets/\(image)", data)
+        }
+        try project.edit("bundle.toml", #"master = "assets/icon/AppIcon-1024.png""#,
+                         "master = \"assets/icon/AppIcon-1024.png\"\ncomposer = \"\(folder)\"")
+    }
+
+    @Test func anIconComposerDocumentGoesBesideTheCatalogAsItIs() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        try Self.writeComposer(project)
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try archiveContents(project.url("dist/test-bundle-1.0.0.zip"))
+        let folder = top + IconComposer.bundleFolder + "/"
+        #expect(files[folder + "icon.json"] == Data(Self.composerJSON(["seal.png", "ring.svg"]).utf8), "icon.json is shipped as it is")
+        #expect(files[folder + "Assets/seal.png"] != nil && files[folder + "Assets/ring.svg"] != nil)
+        let fragment = try #require(files[top + "app/Info-fragment.plist"])
+        let plist = try #require(try PropertyListSerialization.propertyList(from: fragment, format: nil) as? [String: Any])
+        #expect(plist["CFBundleIconName"] as? String == "AppIcon")
+        let json = String(decoding: try #require(files[top + "bundle.json"]), as: UTF8.self)
+        #expect(json.contains(#""document" : "assets/icon/AppIcon.icon""#), "\(json)")
+        let verify = try MCPackBinary.run(["verify", "dist/test-bundle-1.0.0.zip"], in: project.root)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+    }
+
+    @Test func anIconComposerDocumentWithAMissingLayerIsRefusedNamingIt() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        try Self.writeComposer(project, present: ["seal.png"])
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(#"assets/icon/AppIcon.icon/icon.json: groups[0].layers[1] (layer "layer1") names the picture "ring.svg", which is not in assets/icon/AppIcon.icon/Assets/"#),
+                "\(result.stderr)")
+        #expect(project.outputFiles().isEmpty)
+    }
+
+    @Test func anIconComposerDocumentOfAnotherNameIsRefused() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        try Self.writeComposer(project, name: "Seal.icon")
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("assets/icon/Seal.icon: is named Seal; it must be AppIcon.icon"), "\(result.stderr)")
+    }
+
     @Test func launchLayersHaveTheirStatedSizes() throws {
         let project = try TestProject.make(images: true)
         defer { project.destroy() }

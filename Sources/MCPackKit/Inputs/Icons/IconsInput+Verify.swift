@@ -13,7 +13,7 @@ extension IconsInput {
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
         let folder = "data/\(AssetCatalog.appIconSet)"
         let path = folder + "/Contents.json"
-        var problems: [Problem] = []
+        var problems = verifyComposer(record, in: bag)
         guard bag.files[path] != nil else {
             if record != nil { problems.append(Problem(path, "icons-contents", "missing; bundle.json lists an app icon")) }
             return problems
@@ -27,6 +27,32 @@ extension IconsInput {
         for file in named.sorted() {
             guard let data = bag.files["\(folder)/\(file)"]?.data, let image = try? Image(data: data) else { continue }
             if let problem = PictureImport.notSRGB(image) { problems.append(Problem("\(folder)/\(file)", "picture-srgb", problem)) }
+        }
+        return problems
+    }
+
+    /// The Icon Composer document beside the catalog, when there is one:
+    /// its icon.json parses and every layer's picture is in its Assets/.
+    static func verifyComposer(_ record: Record?, in bag: BagView) -> [Problem] {
+        let folder = "data/\(IconComposer.bundleFolder)"
+        let json = folder + "/icon.json"
+        var problems: [Problem] = []
+        guard bag.files[json] != nil else {
+            if record?.composer != nil { problems.append(Problem(json, "icon-composer", "missing; bundle.json lists an Icon Composer document")) }
+            return problems
+        }
+        guard let document = bag.decode(IconComposerDocument.self, json, rule: "icon-composer", &problems) else { return problems }
+        var named = Set<String>()
+        for (location, layer) in document.layers {
+            guard let image = layer.imageName else { continue }
+            let file = "\(folder)/\(IconComposerDocument.assetsFolder)/\(image)"
+            named.insert(file)
+            if bag.files[file] == nil {
+                problems.append(Problem(json, "icon-composer", "\(location) names the picture \(image), which is not in the bag"))
+            }
+        }
+        for file in bag.files.keys.sorted() where file.hasPrefix(folder + "/") && file != json && !named.contains(file) {
+            problems.append(Problem(file, "icon-composer", "no layer of icon.json uses it", severity: .warning))
         }
         return problems
     }

@@ -19,7 +19,7 @@ enum IconsInput: BundleInput {
     static let table = "icon"
     static let required = false
     static let component = "icons"
-    static let payload = [AssetCatalog.appIconSet + "/"]
+    static let payload = [AssetCatalog.appIconSet + "/", IconComposer.bundleFolder + "/"]
     static let masterSide = 1024
     static let idioms = ["iphone", "ipad", "ios-marketing"]
 
@@ -38,6 +38,8 @@ enum IconsInput: BundleInput {
         var idioms: [String]
         /// `#RRGGBB` to flatten a master with alpha onto.
         var background: String?
+        /// An Icon Composer document (`AppIcon.icon`), for iOS 26.
+        var composer: String?
 
         /// The master file of each appearance given, default first.
         var masters: [(IconAppearance, String)] {
@@ -58,7 +60,8 @@ enum IconsInput: BundleInput {
         var settings: Settings
         /// Default first, then dark and tinted when given.
         var masters: [Master]
-        var sources: [SourceRef] { masters.map { .read($0.source) } }
+        var composer: IconComposer.Plan?
+        var sources: [SourceRef] { masters.map { .read($0.source) } + (composer?.files ?? []).map { .read($0.source) } }
     }
 
     struct Record: Codable, Sendable, Equatable {
@@ -90,8 +93,10 @@ enum IconsInput: BundleInput {
         /// What the master file was and what was done to it; absent in
         /// bundles made before mcpack converted colour.
         var picture: PictureImport.Record?
+        /// The Icon Composer document, when given.
+        var composer: IconComposer.Record?
 
-        enum CodingKeys: String, CodingKey { case master, sha256, sizes, idioms, flattenedOnto = "flattened_onto", dark, tinted, icons, picture }
+        enum CodingKeys: String, CodingKey { case master, sha256, sizes, idioms, flattenedOnto = "flattened_onto", dark, tinted, icons, picture, composer }
 
         func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -105,6 +110,7 @@ enum IconsInput: BundleInput {
             try container.encodeIfPresent(tinted, forKey: .tinted)
             try container.encode(icons, forKey: .icons)
             try container.encodeIfPresent(picture, forKey: .picture)
+            try container.encodeIfPresent(composer, forKey: .composer)
         }
 
         /// The record of one appearance's master.
@@ -142,23 +148,26 @@ enum IconsInput: BundleInput {
                 ok = false
             }
         }
+        let composer = t.has("composer") ? paths.check(t, "composer", kind: .directory) : nil
+        if t.has("composer") && composer == nil { ok = false }
         let background = t.string("background", required: false)
         if let background, background.range(of: "^#[0-9A-Fa-f]{6}$", options: .regularExpression) == nil {
             t.error("background", "\"\(background)\" is not a colour; expected #RRGGBB, e.g. \"#FFFFFF\"")
         }
-        t.rejectUnknownKeys(known: ["master", "dark", "tinted", "sizes", "idioms", "background"])
+        t.rejectUnknownKeys(known: ["master", "dark", "tinted", "sizes", "idioms", "background", "composer"])
         if t.has("dark") && dark == nil || t.has("tinted") && tinted == nil { ok = false }
         guard ok, let master else { return nil }
         return Settings(master: master, dark: dark, tinted: tinted, sizes: sizes, idioms: idioms ?? ["ipad", "ios-marketing"],
-                        background: background)
+                        background: background, composer: composer)
     }
 
     static func check(_ settings: Settings, needs: NoNeeds?, in env: CheckEnvironment) -> Checked<Plan> {
         let masters = settings.masters.map { appearance, path in master(path, appearance, settings: settings, env: env) }
         let found = masters.compactMap { $0 }
-        guard found.count == masters.count else { return .failed }
+        let composer = settings.composer.map { IconComposer.check($0, env: env) }
+        guard found.count == masters.count, composer.map({ $0 != nil }) ?? true else { return .failed }
         let contents = contents(settings, appearances: found.map(\.appearance))
-        return Checked(plan: Plan(settings: settings, masters: found),
+        return Checked(plan: Plan(settings: settings, masters: found, composer: composer ?? nil),
                        facts: [AppIconSet(contents: contents)])
     }
 
@@ -284,7 +293,12 @@ enum IconsInput: BundleInput {
             master: settings.master, sha256: masters[0].source.sha256, sizes: settings.sizes,
             idioms: settings.sizes == .all ? settings.idioms : ["universal"], flattenedOnto: settings.background,
             dark: variant(.dark), tinted: variant(.tinted), icons: icons, picture: masters[0].picture)
-        return Made(payload: entry.payload(under: AssetCatalog.folder + "/"), record: record, cached: entry.reused)
+        var made = record
+        if let composer = plan.composer, let json = composer.files.first {
+            made.composer = IconComposer.Record(document: composer.folder, sha256: json.source.sha256, layers: composer.layers)
+        }
+        return Made(payload: entry.payload(under: AssetCatalog.folder + "/") + (plan.composer.map(IconComposer.payload) ?? []),
+                    record: made, cached: entry.reused)
     }
 
     static func rgb(_ hex: String) -> (Double, Double, Double) {
