@@ -236,7 +236,7 @@ import Testing
         #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
         let data = try Self.unpack(project)
         for number in 1...3 {
-            #expect(try Data(contentsOf: data.appendingPathComponent("categories/\(number).png")) == Data(contentsOf: project.url("assets/categories/\(number).png")))
+            #expect(try Data(contentsOf: data.appendingPathComponent(AssetCatalog.categoryImagePath(number))) == Data(contentsOf: project.url("assets/categories/\(number).png")))
         }
         #expect((try Self.record(data, "categories")["converted"] as? [Any])?.isEmpty == true)
     }

@@ -175,6 +175,12 @@ enum LaunchInput: BundleInput {
         return Layer(image: image, picture: record, source: source)
     }
 
+    /// The text layer's image set: the file given at @3x, and the @2x and
+    /// @1x made from it.
+    static let textSetContents = AssetCatalogContents(images: (1...3).map { scale in
+        AssetCatalogContents.Image(filename: scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png", idiom: "universal", scale: "\(scale)x")
+    })
+
     private static func make(in folder: URL, background: Image, text: Image, textSize: (Int) -> (width: Int, height: Int), lanes: Int) throws {
         let catalog = folder.appendingPathComponent("catalog")
         let textSet = catalog.appendingPathComponent("\(AssetCatalog.launchText).imageset")
@@ -191,9 +197,7 @@ enum LaunchInput: BundleInput {
             scaledText[scale] = sized
             try sized.pngData().write(to: textSet.appendingPathComponent(scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png"))
         }
-        try JSON.encode(AssetCatalogContents(images: (1...3).map { scale in
-            AssetCatalogContents.Image(filename: scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png", idiom: "universal", scale: "\(scale)x")
-        })).write(to: textSet.appendingPathComponent("Contents.json"))
+        try JSON.encode(textSetContents).write(to: textSet.appendingPathComponent("Contents.json"))
         try srgbBackground.pngData().write(to: backgroundSet.appendingPathComponent("LaunchBackground.png"))
         try JSON.encode(AssetCatalogContents(images: [AssetCatalogContents.Image(filename: "LaunchBackground.png", idiom: "universal")]))
             .write(to: backgroundSet.appendingPathComponent("Contents.json"))

@@ -106,6 +106,44 @@ import Testing
         #expect(Self.shape(try Self.object(ours)) == Self.shape(try Self.object(Data(Self.xcode26Catalog.utf8))))
     }
 
+    /// An image set at three scales as Xcode writes it, from
+    /// github.com/211this/Bridget-AI at 2b8b6f1bf45e165c0b10421963ad02e96d477838,
+    /// Assets.xcassets/Hearts.imageset/Contents.json (a project whose app
+    /// icon set has the dark and tinted entries of Xcode 16 and later; it
+    /// has no project.pbxproj to show the Xcode version).
+    static let xcodeImageSet = """
+        {
+          "images" : [
+            {
+              "filename" : "Hearts.png",
+              "idiom" : "universal",
+              "scale" : "1x"
+            },
+            {
+              "filename" : "Hearts 1.png",
+              "idiom" : "universal",
+              "scale" : "2x"
+            },
+            {
+              "filename" : "Hearts 2.png",
+              "idiom" : "universal",
+              "scale" : "3x"
+            }
+          ],
+          "info" : {
+            "author" : "xcode",
+            "version" : 1
+          }
+        }
+        """
+
+    @Test func theLaunchTextSetHasTheShapeXcodeWrites() throws {
+        let ours = JSON.encode(LaunchInput.textSetContents)
+        #expect(Self.shape(try Self.object(ours)) == Self.shape(try Self.object(Data(Self.xcodeImageSet.utf8))))
+        let decoded = try JSONDecoder().decode(AssetCatalogContents.self, from: ours)
+        #expect(decoded.images?.map(\.scale) == ["1x", "2x", "3x"] && decoded.images?.allSatisfy { $0.idiom == "universal" } == true)
+    }
+
     @Test func theDefaultSetIsOneUniversalEntry() {
         let settings = IconsInput.Settings(master: "m.png", dark: nil, tinted: nil, sizes: .single, idioms: [], background: nil)
         #expect(IconsInput.contents(settings, appearances: [.default]).images
