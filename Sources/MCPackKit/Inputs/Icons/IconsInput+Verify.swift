@@ -15,7 +15,9 @@ extension IconsInput {
         let path = folder + "/Contents.json"
         var problems = verifyComposer(record, in: bag)
         guard bag.files[path] != nil else {
-            if record != nil { problems.append(Problem(path, "icons-contents", "missing; bundle.json lists an app icon")) }
+            // A bag made before the catalog (no `sizes` in its record) kept
+            // its icons elsewhere.
+            if record?.sizes != nil { problems.append(Problem(path, "icons-contents", "missing; bundle.json lists an app icon")) }
             return problems
         }
         var ignored: [Problem] = []

@@ -39,8 +39,11 @@ extension LaunchInput {
             }
         }
 
-        _ = header("data/\(AssetCatalog.launchSet(AssetCatalog.launchBackground))/LaunchBackground.png", in: bag, &problems)
-        let textSet = "data/\(AssetCatalog.launchSet(AssetCatalog.launchText))/"
+        // A bag made before the catalog kept the layers in launch/Launch.xcassets.
+        let earlier = bag.files.keys.contains { $0.hasPrefix(root + "Launch.xcassets/") }
+        let catalog = earlier ? root + "Launch.xcassets/" : "data/\(AssetCatalog.folder)/"
+        _ = header(catalog + "\(AssetCatalog.launchBackground).imageset/LaunchBackground.png", in: bag, &problems)
+        let textSet = catalog + "\(AssetCatalog.launchText).imageset/"
         let texts = [1, 2, 3].map { scale in
             header(textSet + (scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png"), in: bag, &problems)
         }

@@ -16,4 +16,14 @@ import Testing
         let problems = CategoriesInput.verify(nil, in: DocumentStagesTests.bag(files))
         #expect(problems.map(\.path) == ["data/" + AssetCatalog.categoryImagePath(2), "data/" + AssetCatalog.categoryImagePath(3)])
     }
+
+    /// A bag made before the catalog, with categories/1.png ... N.png,
+    /// still verifies.
+    @Test func aBagOfTheEarlierLayoutIsCheckedAsItWasMade() {
+        let list = JSON.encode(CategoriesDocument([Category(name: "Key", icon: 1), Category(name: "All", icon: 2, filter: "all")]))
+        var files = ["data/categories.json": list, "data/categories/1.png": Data(), "data/categories/2.png": Data()]
+        #expect(CategoriesInput.verify(nil, in: DocumentStagesTests.bag(files)).isEmpty)
+        files["data/categories/2.png"] = nil
+        #expect(CategoriesInput.verify(nil, in: DocumentStagesTests.bag(files)).map(\.path) == ["data/categories/2.png"])
+    }
 }

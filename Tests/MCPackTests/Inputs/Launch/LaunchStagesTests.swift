@@ -42,6 +42,18 @@ import Testing
         #expect(LaunchInput.verify(Self.record, in: Self.bag(try Self.files())) == [])
     }
 
+    /// A bag made before the catalog kept the layers in
+    /// launch/Launch.xcassets; it verifies as it was made.
+    @Test func aBagOfTheEarlierLayoutPasses() throws {
+        var files: [String: Data] = [:]
+        for (path, data) in try Self.files() {
+            files[path.replacingOccurrences(of: "data/\(AssetCatalog.folder)/", with: "data/launch/Launch.xcassets/")] = data
+        }
+        #expect(LaunchInput.verify(Self.record, in: Self.bag(files)) == [])
+        files["data/launch/Launch.xcassets/LaunchText.imageset/LaunchText@2x.png"] = try Self.png(5, 2)
+        #expect(LaunchInput.verify(Self.record, in: Self.bag(files)).map(\.path) == ["data/launch/Launch.xcassets/LaunchText.imageset/LaunchText@2x.png"])
+    }
+
     @Test func aMissingOrMisSizedScreenIsNamed() throws {
         var files = try Self.files()
         files["data/launch/preview/6x8.png"] = nil
