@@ -162,6 +162,53 @@ import Testing
         #expect(pngs == Set(images.compactMap(\.filename)))
     }
 
+    /// verify reads the catalog as Xcode would: in a bag whose manifests
+    /// are made again after the change (so that only the catalog's rules
+    /// can object), a wrong-sized icon and a named file that is missing are
+    /// each found.
+    @Test func verifyCatchesAWrongSizedAndAMissingCatalogFile() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        let data = try ColourTests.unpack(project)
+        try Image.solid(width: 512, height: 512, ink: [10, 20, 30]).pngData()
+            .write(to: data.appendingPathComponent(AssetCatalog.appIconSet + "/AppIcon.png"))
+        try FileManager.default.removeItem(at: data.appendingPathComponent(AssetCatalog.categoryImagePath(2)))
+        let bag = data.deletingLastPathComponent()
+        try Self.remakeManifests(bag)
+        let result = try MCPackBinary.run(["verify", bag.path, "--json"], in: project.root)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let problems = (json["problems"] as? [[String: Any]] ?? []).map { "\($0["path"] ?? ""): \($0["rule"] ?? "")" }
+        #expect(problems.contains("data/\(AssetCatalog.appIconSet)/AppIcon.png: catalog-sizes"), "\(problems)")
+        #expect(problems.contains("data/\(AssetCatalog.categoriesFolder)/Category2.imageset/Contents.json: catalog-contents"), "\(problems)")
+        #expect(!problems.contains { $0.hasSuffix(": fixity") || $0.hasSuffix(": payload-oxum") }, "the manifests were made again: \(problems)")
+    }
+
+    /// manifest-sha256.txt, Payload-Oxum and tagmanifest-sha256.txt made
+    /// again for the files a bag folder holds now, as a tool that re-bags
+    /// a changed folder does.
+    static func remakeManifests(_ bag: URL) throws {
+        func text(_ name: String) throws -> String { try String(contentsOf: bag.appendingPathComponent(name), encoding: .utf8) }
+        var bytes = 0
+        var lines: [String] = []
+        for line in try text("manifest-sha256.txt").split(separator: "\n") {
+            let path = String(line.split(separator: " ", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces)
+            guard let data = FileManager.default.contents(atPath: bag.appendingPathComponent(path).path) else { continue }
+            bytes += data.count
+            lines.append("\(Digest.hex(data))  \(path)")
+        }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: bag.appendingPathComponent("manifest-sha256.txt"))
+        let info = try text("bag-info.txt").replacingOccurrences(of: #"Payload-Oxum: [0-9.]+"#, with: "Payload-Oxum: \(bytes).\(lines.count)",
+                                                                  options: .regularExpression)
+        try Data(info.utf8).write(to: bag.appendingPathComponent("bag-info.txt"))
+        let tags = try text("tagmanifest-sha256.txt").split(separator: "\n").map { line in
+            let path = String(line.split(separator: " ", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces)
+            return "\(Digest.hex(try Data(contentsOf: bag.appendingPathComponent(path))))  \(path)"
+        }
+        try Data((tags.joined(separator: "\n") + "\n").utf8).write(to: bag.appendingPathComponent("tagmanifest-sha256.txt"))
+    }
+
     @Test func darkOrTintedWithAllSizesOrIdiomsAloneAreLocatedErrors() throws {
         let project = try TestProject.make(images: true)
         defer { project.destroy() }
