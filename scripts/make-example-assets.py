@@ -11,6 +11,12 @@ It reads assets/clauses.toml and writes
                                        the writing sits under each clause's
                                        overlay rectangles
     assets/icon/AppIcon-1024.png       1024 x 1024 RGB app icon master
+    assets/icon/AppIcon-dark.png       1024 x 1024 RGBA dark icon: the seal on
+                                       a transparent background (iOS 18's dark
+                                       home screen draws its own behind it)
+    assets/icon/AppIcon-tinted.png     1024 x 1024 RGB tinted icon: the seal
+                                       light on black, in colour on purpose so
+                                       that mcpack's grey conversion shows
     assets/launch/background.png       1366 x 1366 RGB launch background
     assets/launch/text.png             900 x 300 RGBA launch text layer
     assets/categories/N.png            128 x 128 RGBA filter icons, one per
@@ -199,9 +205,13 @@ def centred_text(draw, cx, cy, text, fnt, fill, stroke=0):
 
 # ---------------------------------------------------------------- app icon
 
-def make_icon(path):
+def make_icon(path, appearance="default"):
+    """The seal on parchment (default), on nothing (dark) or on black (tinted)."""
     S = 2048                                  # drawn at 2x, then reduced
-    img = parchment(S, S, seed=1024, grain=1.5, edge=0.30)
+    if appearance == "default":
+        img = parchment(S, S, seed=1024, grain=1.5, edge=0.30)
+    else:
+        img = Image.new("RGB", (S, S), (0, 0, 0))
     rng = np.random.default_rng(7)
     cx, cy, r = S / 2, S / 2 - 60, 700
 
@@ -244,7 +254,16 @@ def make_icon(path):
         d.ellipse([px - 14, py - 14, px + 14, py + 14], fill=(196, 70, 64))
     centred_text(d, cx, cy, "MC", font(620), (244, 226, 186), stroke=10)
     centred_text(d, cx, cy + 430, "1215", font(150), (236, 206, 160), stroke=3)
-    img.resize((1024, 1024), Image.Resampling.LANCZOS).save(path, "PNG", optimize=True)
+    img = img.resize((1024, 1024), Image.Resampling.LANCZOS)
+    if appearance == "dark":
+        # Drawn on black: how far a pixel is from black is how opaque it is,
+        # so the wax and its shadow keep their edges over any background.
+        arr = np.asarray(img, np.float32)
+        alpha = np.clip(arr.max(axis=2) * 3.0, 0, 255)
+        rgb = np.where(alpha[..., None] > 0, arr * 255.0 / np.maximum(alpha[..., None], 1), 0)
+        rgba = np.dstack([np.clip(rgb + 0.5, 0, 255), alpha + 0.5]).astype(np.uint8)
+        img = Image.fromarray(rgba, mode="RGBA")
+    img.save(path, "PNG", optimize=True)
 
 
 # ---------------------------------------------------------------- launch screen
@@ -405,6 +424,10 @@ def main():
     icon = ASSETS / "icon" / "AppIcon-1024.png"
     make_icon(icon)
     written.append(icon)
+    for appearance in ("dark", "tinted"):
+        variant = ASSETS / "icon" / f"AppIcon-{appearance}.png"
+        make_icon(variant, appearance)
+        written.append(variant)
     bg, text = ASSETS / "launch" / "background.png", ASSETS / "launch" / "text.png"
     make_launch(bg, text)
     written += [bg, text]
@@ -423,7 +446,7 @@ def main():
 
     total = sum(p.stat().st_size for p in written)
     print(f"wrote {len(written)} files to assets/: document/magna-carta.jpg "
-          f"({len(clauses)} clauses, {nlines} lines of writing), icon/AppIcon-1024.png, "
+          f"({len(clauses)} clauses, {nlines} lines of writing), icon/AppIcon-1024.png, -dark.png, -tinted.png, "
           f"launch/background.png, launch/text.png, categories/1-{len(categories)}.png "
           f"({total / 1e6:.2f} MB in all)")
 

@@ -61,9 +61,13 @@ public struct KioskBundle: Sendable {
         }
     }
 
-    /// A category's icon: data/categories/<icon>.png.
+    /// A category's icon: its image set's PNG in the bundle's catalog
+    /// (data/Assets.xcassets/Categories/Category<icon>.imageset), or
+    /// data/categories/<icon>.png in bundles made before the catalog.
     public func iconURL(for category: Category) -> URL {
-        folder.appendingPathComponent("data/categories/\(category.icon).png")
+        let current = folder.appendingPathComponent("data/" + AssetCatalog.categoryImagePath(category.icon))
+        let earlier = folder.appendingPathComponent("data/categories/\(category.icon).png")
+        return FileManager.default.fileExists(atPath: current.path) || !FileManager.default.fileExists(atPath: earlier.path) ? current : earlier
     }
 
     static func read(_ path: String, in folder: URL) throws -> Data {

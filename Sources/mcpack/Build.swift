@@ -7,8 +7,10 @@ struct Build: AsyncParsableCommand {
         abstract: "Check every input and write the versioned archive and its .sha256.",
         discussion: """
             Reads bundle.toml, checks every input (all problems are reported at once), \
-            makes the deep-zoom tiles of the master, the app icon sizes and the launch \
-            layers, and writes <output>/<name>-<version>.<format> with <archive>.sha256 beside it. \
+            makes the deep-zoom tiles of the master, the app icon (with its dark and \
+            tinted variants) and the launch layers, puts the icon, the launch layers \
+            and the category icons in one Assets.xcassets for Xcode, \
+            and writes <output>/<name>-<version>.<format> with <archive>.sha256 beside it. \
             Every picture ships as 8-bit sRGB, upright: embedded colour profiles, CMYK, \
             16-bit depth and EXIF orientation are converted, and bundle.json records what \
             was done to each input. \

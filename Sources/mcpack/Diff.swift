@@ -12,7 +12,8 @@ struct Diff: ParsableCommand {
             which fields, with a word-level diff of texts and the old and new rectangles), \
             categories, the document (settings, and tiles added, removed and changed per \
             level, or per scale factor for a IIIF pyramid, as counts), the IIIF manifest, \
-            icons, launch layers, the preview page, other files, and metadata (bag-info.txt, \
+            the app icon (each appearance by name), launch layers, the preview page, other \
+            files, and metadata (bag-info.txt, \
             bundle.json, the inputs' hashes). With --pixels it also decodes what changed in \
             bytes and says how: of a Deep Zoom document's changed tiles, per level, those that \
             changed visibly (an 8 x 8 px block's mean moved by more than 6 of 255; saving \

@@ -9,7 +9,7 @@ struct Preview: AsyncParsableCommand {
             Every archive holds data/preview/index.html (unless bundle.toml says \
             [preview] include = false): the document zoomable from its own \
             tiles, the clause overlays with their text, the category filter, the app icon \
-            sizes and the launch screens, working from the unpacked files with no server \
+            in each appearance and the launch screens, working from the unpacked files with no server \
             and nothing loaded from outside the bag.
 
             With an archive (or a version, such as 1.0.0, found in the project's output \

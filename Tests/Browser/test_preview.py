@@ -39,7 +39,7 @@ def main():
     clauses = json.loads((data / "clauses.json").read_text())
     categories = json.loads((data / "categories.json").read_text())
     bundle = json.loads((data / "bundle.json").read_text())
-    contents_path = data / "icons/AppIcon.appiconset/Contents.json"
+    contents_path = data / "Assets.xcassets/AppIcon.appiconset/Contents.json"
     icons = json.loads(contents_path.read_text())["images"] if contents_path.exists() else []
     launch = sorted((data / "launch/preview").glob("*.png")) if (data / "launch/preview").exists() else []
     width, height = clauses["master"]["width"], clauses["master"]["height"]
@@ -204,8 +204,8 @@ def main():
             i => [new URL(i.src).pathname, [i.complete, i.naturalWidth, i.naturalHeight]]))""")
         missing = []
         for icon in icons:
-            side = round(float(icon["size"].split("x")[0]) * float(icon["scale"].rstrip("x")))
-            key = (data / "icons/AppIcon.appiconset" / icon["filename"]).as_posix()
+            side = round(float(icon["size"].split("x")[0]) * float(icon.get("scale", "1x").rstrip("x")))
+            key = (data / "Assets.xcassets/AppIcon.appiconset" / icon["filename"]).as_posix()
             if images.get(key) != [True, side, side]:
                 missing.append((icon["filename"], images.get(key)))
         checks.expect(icons and not missing, f"the icon section shows each of the {len(icons)} icons at its size", missing)

@@ -17,6 +17,7 @@ import Testing
         #expect(bundle.clauses.map(\.id) == ["39", "40", "1"])
         #expect(bundle.categories.map(\.name) == ["Key Clauses", "Justice", "All", "Hide Overlays"])
         #expect(FileManager.default.fileExists(atPath: bundle.iconURL(for: bundle.categories[1]).path))
+        #expect(bundle.iconURL(for: bundle.categories[1]).path.hasSuffix("data/" + AssetCatalog.categoryImagePath(bundle.categories[1].icon)))
         // Every tile of every level is where the reader looks for it.
         for level in bundle.document.levels {
             for column in 0..<level.columns {

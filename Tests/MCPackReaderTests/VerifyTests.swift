@@ -39,12 +39,12 @@ import Testing
         let bundle = try KioskBundle(folder: copy)
         let tile = bundle.document.tile(level: bundle.document.fullLevel, column: 2, row: 1)
         try FileManager.default.removeItem(at: tile.url)
-        try Data("notes".utf8).write(to: copy.appendingPathComponent("data/categories/notes.txt"))
+        try Data("notes".utf8).write(to: copy.appendingPathComponent("data/Assets.xcassets/Categories/notes.txt"))
         try FileManager.default.createDirectory(at: copy.appendingPathComponent("data/extra/deeper"), withIntermediateDirectories: true)
         try Data().write(to: copy.appendingPathComponent("data/extra/deeper/empty"))
         let problems = bundle.verify()
         let tilePath = "data/document/master/" + tile.url.path.components(separatedBy: "/data/document/master/")[1]
-        #expect(Set(problems.map { "\($0.kind) \($0.path)" }) == ["missing \(tilePath)", "extra data/categories/notes.txt", "extra data/extra/deeper/empty"])
+        #expect(Set(problems.map { "\($0.kind) \($0.path)" }) == ["missing \(tilePath)", "extra data/Assets.xcassets/Categories/notes.txt", "extra data/extra/deeper/empty"])
     }
 
     @Test func aManifestEditedToMatchIsCaughtByTheTagManifest() async throws {

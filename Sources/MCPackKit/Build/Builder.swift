@@ -166,6 +166,11 @@ public enum Builder {
         let rendered = try TemplateSet.load("bundle").render(
             BundleTemplateContext(project, needs: needs, sources: sources, sourceDate: isoDate(mtime, time: true)))
         payload += rendered.map { PayloadFile(path: $0.path, bytes: $0.data) }
+        // The inputs each make their sets of the one catalog; the catalog's
+        // own Contents.json is nobody's, and Xcode needs it.
+        if payload.contains(where: { $0.path.hasPrefix(AssetCatalog.folder + "/") }) {
+            payload.append(PayloadFile(path: AssetCatalog.folder + "/Contents.json", bytes: JSON.encode(AssetCatalogContents.folder)))
+        }
         let bundle = BundleFile(
             mcpack: MCPackVersion.current,
             bundle: .init(name: config.name, version: config.version.text, title: config.title, sourceDate: isoDate(mtime, time: true)),

@@ -208,6 +208,8 @@ extension PyramidLayout: InputFact {}
 /// The app icon's asset catalog as it will be written.
 struct AppIconSet: InputFact {
     var contents: AssetCatalogContents
+    /// What `CFBundleIconName` must say.
+    var name = AssetCatalog.appIconName
 }
 
 /// Pictures an input shows on the preview page, in a section of their own:

@@ -10,6 +10,8 @@ struct BundleTemplateContext {
         var name: String
         var icon: Int
         var nameLiteral: String
+        /// Its icon's image name in the catalog, as a Swift literal.
+        var imageNameLiteral: String
         var filterLiteral: String
         var filterText: String
     }
@@ -53,16 +55,23 @@ struct BundleTemplateContext {
     var categories: [CategoryItem]
     var clauses: [ClauseItem]
     var inputs: [InputItem]
+    /// What app/Info-fragment.plist states: the app icon's name in the
+    /// catalog (`CFBundleIconName`) and the launch storyboard's
+    /// (`UILaunchStoryboardName`), each when the bundle has one.
+    var appIconName: String?
+    var launchStoryboardName: String?
 
     /// What the templates show of the inputs, gathered from the facts their
     /// checks published, as an input's `Needs` is.
     struct Needs: InputFact {
         var clauses: ClauseList
         var master: MasterSize
+        var icons: AppIconSet?
+        var launch: LaunchScreens?
 
         static func gather(from facts: [any InputFact]) -> Needs? {
             guard let clauses = ClauseList.gather(from: facts), let master = MasterSize.gather(from: facts) else { return nil }
-            return Needs(clauses: clauses, master: master)
+            return Needs(clauses: clauses, master: master, icons: AppIconSet.gather(from: facts), launch: LaunchScreens.gather(from: facts))
         }
     }
 
@@ -83,6 +92,7 @@ struct BundleTemplateContext {
         categoryCount = file.categories.count
         categories = file.categories.map { category in
             CategoryItem(name: category.name, icon: category.icon, nameLiteral: swiftLiteral(category.name),
+                         imageNameLiteral: swiftLiteral(AssetCatalog.categoryImageName(category.icon)),
                          filterLiteral: category.filter.map(swiftLiteral) ?? "nil", filterText: category.filter ?? "")
         }
         clauses = file.clauses.map { clause in
@@ -98,5 +108,7 @@ struct BundleTemplateContext {
                 })
         }
         inputs = sources.map { InputItem(path: $0.path, sha256: $0.sha256) }
+        appIconName = needs.icons?.name
+        launchStoryboardName = needs.launch == nil ? nil : AssetCatalog.launchStoryboardName
     }
 }

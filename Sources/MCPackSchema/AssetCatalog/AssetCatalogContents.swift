@@ -1,20 +1,52 @@
 import Foundation
 
-/// An asset catalog's Contents.json: what Xcode reads of an .appiconset or
-/// an .imageset. Fields are optional on reading, as Xcode writes slots with
-/// no file yet.
+/// An asset catalog's Contents.json: what Xcode reads of the catalog
+/// itself, a folder in it, an .appiconset or an .imageset. Fields are
+/// optional on reading, as Xcode writes slots with no file yet (a dark or
+/// tinted slot left empty) and a catalog or folder has no images at all.
+///
+/// The keys are Xcode's own: its files write `appearances`, `filename`,
+/// `idiom`, `platform`, `scale` and `size` on an image, in that (sorted)
+/// order, and `author` and `version` under `info`; JSON.encode sorts keys
+/// as Xcode does.
 public struct AssetCatalogContents: Codable, Equatable, Sendable {
+    /// A variant of an image for one appearance: iOS 18's dark and tinted
+    /// home screen icons are `{"appearance": "luminosity", "value": "dark"}`.
+    public struct Appearance: Codable, Equatable, Sendable {
+        public var appearance: String
+        public var value: String
+
+        public init(appearance: String = "luminosity", value: String) {
+            self.appearance = appearance
+            self.value = value
+        }
+
+        public static let dark = Appearance(value: "dark")
+        public static let tinted = Appearance(value: "tinted")
+    }
+
     public struct Image: Codable, Equatable, Sendable {
+        public var appearances: [Appearance]?
         public var filename: String?
         public var idiom: String?
+        public var platform: String?
         public var scale: String?
         public var size: String?
 
-        public init(filename: String? = nil, idiom: String? = nil, scale: String? = nil, size: String? = nil) {
+        public init(appearances: [Appearance]? = nil, filename: String? = nil, idiom: String? = nil, platform: String? = nil,
+                    scale: String? = nil, size: String? = nil) {
+            self.appearances = appearances
             self.filename = filename
             self.idiom = idiom
+            self.platform = platform
             self.scale = scale
             self.size = size
+        }
+
+        /// "default", "dark" or "tinted" for a luminosity appearance; what
+        /// a message or a diff calls this entry's appearance.
+        public var appearanceName: String {
+            appearances?.first { $0.appearance == "luminosity" }?.value ?? "default"
         }
     }
 
@@ -25,10 +57,26 @@ public struct AssetCatalogContents: Codable, Equatable, Sendable {
         public init() {}
     }
 
-    public var images: [Image]
-    public var info = Info()
+    /// A folder's namespace flag; absent for the catalog and image sets.
+    public struct Properties: Codable, Equatable, Sendable {
+        public var providesNamespace: Bool
 
-    public init(images: [Image]) {
-        self.images = images
+        enum CodingKeys: String, CodingKey { case providesNamespace = "provides-namespace" }
+
+        public init(providesNamespace: Bool) { self.providesNamespace = providesNamespace }
     }
+
+    /// Absent in the catalog's own Contents.json and in a folder's.
+    public var images: [Image]?
+    public var info = Info()
+    public var properties: Properties?
+
+    public init(images: [Image]?, properties: Properties? = nil) {
+        self.images = images
+        self.properties = properties
+    }
+
+    /// The Contents.json of the catalog itself, or of a folder in it that
+    /// gives its images no namespace: only `info`.
+    public static let folder = AssetCatalogContents(images: nil)
 }

@@ -6,7 +6,8 @@ import Foundation
 /// (`encode(to:iconKey:extra:)`), but it is this one type.
 public struct Category: Sendable, Codable, Equatable, Hashable {
     public var name: String
-    /// The number of its icon: categories/<icon>.png.
+    /// The number of its icon: the project's <icon>.png, the catalog's
+    /// image `Category<icon>`.
     public var icon: Int
     /// "all" or "none" for the two menu entries that tag no clause.
     public var filter: String?

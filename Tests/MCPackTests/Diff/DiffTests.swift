@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 import Testing
 
@@ -84,8 +85,36 @@ import Testing
             try project.write("assets/icon/AppIcon-1024.png", Image.noise(width: 1024, height: 1024, bands: 3, seed: 99).pngData())
         }
         defer { project.destroy() }
-        #expect(Self.has(changes, ["component": "icons", "kind": "changed", "path": "data/icons/AppIcon.appiconset/AppIcon-76@2x.png"]))
+        #expect(Self.has(changes, ["component": "icons", "kind": "changed", "field": "app icon", "detail": "app icon: changed; its master is assets/icon/AppIcon-1024.png"]))
+        #expect(Self.has(changes, ["component": "icons", "kind": "changed", "path": "data/\(AssetCatalog.appIconSet)/AppIcon.png"]))
         #expect(!changes.contains { $0["component"] as? String == "launch" })
+    }
+
+    /// A changed dark master is named as that appearance, in the text
+    /// report and on the diff page; an added tinted one as added.
+    @Test func aChangedAppearanceIsNamed() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        try project.write("assets/icon/dark.png", Image.noise(width: 1024, height: 1024, bands: 3, seed: 11).pngData())
+        try project.edit("bundle.toml", #"master = "assets/icon/AppIcon-1024.png""#,
+                         "master = \"assets/icon/AppIcon-1024.png\"\ndark = \"assets/icon/dark.png\"")
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        try project.write("assets/icon/dark.png", Image.noise(width: 1024, height: 1024, bands: 3, seed: 12).pngData())
+        try project.write("assets/icon/tinted.png", Image.noise(width: 1024, height: 1024, bands: 3, seed: 13).pngData())
+        try project.edit("bundle.toml", #"dark = "assets/icon/dark.png""#, "dark = \"assets/icon/dark.png\"\ntinted = \"assets/icon/tinted.png\"")
+        try project.edit("bundle.toml", #"version = "1.0.0""#, #"version = "1.1.0""#)
+        let built = try MCPackBinary.run(["build"], in: project.root)
+        #expect(built.status == 0, "\(built.stderr)")
+        let text = try MCPackBinary.run(["diff", "1.0.0", "1.1.0"], in: project.root)
+        #expect(text.status == 1)
+        #expect(text.stdout.contains("app icon, dark: changed"), "\(text.stdout)")
+        #expect(text.stdout.contains("+ app icon, tinted"), "\(text.stdout)")
+        #expect(!text.stdout.contains("~ app icon data/"), "the default appearance did not change: \(text.stdout)")
+        let html = try MCPackBinary.run(["diff", "1.0.0", "1.1.0", "--html", "changes.html"], in: project.root)
+        #expect(html.status == 1)
+        let page = try project.read("changes.html")
+        #expect(page.contains("app icon, dark"), "the diff page does not name the appearance")
+        #expect(page.contains("<code>data/\(AssetCatalog.appIconSet)/AppIcon-dark.png</code>"))
     }
 
     /// --pixels says how a picture changed: a new size, a share of changed
@@ -107,17 +136,17 @@ import Testing
         func pixels(_ path: String) -> [String: Any]? {
             changes.first { $0["path"] as? String == path }?["pixels"] as? [String: Any]
         }
-        let recoloured = try #require(pixels("data/categories/2.png"))
+        let recoloured = try #require(pixels("data/" + AssetCatalog.categoryImagePath(2)))
         #expect(recoloured["old_size"] as? String == "32x32" && recoloured["new_size"] as? String == "32x32")
         #expect((recoloured["changed_fraction"] as? Double ?? 0) > 0.99)
-        let resaved = try #require(pixels("data/categories/3.png"))
+        let resaved = try #require(pixels("data/" + AssetCatalog.categoryImagePath(3)))
         #expect(resaved["changed_fraction"] as? Double == 0)
-        let resized = try #require(pixels("data/launch/Launch.xcassets/LaunchText.imageset/LaunchText@3x.png"))
+        let resized = try #require(pixels("data/\(AssetCatalog.launchSet(AssetCatalog.launchText))/LaunchText@3x.png"))
         #expect(resized["old_size"] as? String == "90x30" && resized["new_size"] as? String == "120x30")
         #expect(resized["changed_fraction"] == nil)
 
         let text = try MCPackBinary.run(["diff", "1.0.0", "1.1.0", "--pixels"], in: project.root)
-        #expect(text.stdout.contains("data/categories/3.png") && text.stdout.contains("32x32, other bytes, the same pixels"))
+        #expect(text.stdout.contains("data/" + AssetCatalog.categoryImagePath(3)) && text.stdout.contains("32x32, other bytes, the same pixels"))
         #expect(text.stdout.contains("size 90x30 -> 120x30"))
     }
 
@@ -131,8 +160,8 @@ import Testing
         #expect(result.status == 1)
         let page = try project.read("changes.html")
         #expect(page.contains("Also still <del>law.</del> <ins>&lt;b&gt;law&lt;/b&gt;.</ins>"))
-        #expect(page.contains("<code>data/icons/AppIcon.appiconset/AppIcon-76@2x.png</code>"))
-        #expect(page.contains("<figcaption>before, 152 x 152 px</figcaption>") && page.contains("<figcaption>after, 152 x 152 px</figcaption>"))
+        #expect(page.contains("<code>data/\(AssetCatalog.appIconSet)/AppIcon.png</code>"))
+        #expect(page.contains("<figcaption>before, 1024 x 1024 px</figcaption>") && page.contains("<figcaption>after, 1024 x 1024 px</figcaption>"))
     }
 
     @Test func identicalBuildsSayIdentical() throws {

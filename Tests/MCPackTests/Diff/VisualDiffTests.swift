@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 import Testing
 
@@ -142,10 +143,10 @@ import Testing
         defer { project.destroy() }
         #expect(try MCPackBinary.run(["diff", "1.0.0", "1.1.0", "--html", "changes.html"], in: project.root).status == 1)
         let page = try project.read("changes.html")
-        #expect(page.contains(#"<div class="pair" role="group" aria-label="data/categories/2.png">"#))
-        #expect(page.contains(#"alt="before: data/categories/2.png""#) && page.contains(#"alt="after: data/categories/2.png""#))
+        #expect(page.contains("<div class=\"pair\" role=\"group\" aria-label=\"data/\(AssetCatalog.categoryImagePath(2))\">"))
+        #expect(page.contains("alt=\"before: data/\(AssetCatalog.categoryImagePath(2))\"") && page.contains("alt=\"after: data/\(AssetCatalog.categoryImagePath(2))\""))
         #expect(page.contains("<figcaption>before, 32 x 32 px</figcaption>") && page.contains("<figcaption>after, 32 x 32 px</figcaption>"))
-        #expect(page.contains(#"alt="difference: data/categories/2.png""#))
+        #expect(page.contains("alt=\"difference: data/\(AssetCatalog.categoryImagePath(2))\""))
     }
 
     @Test func aMovedOverlayIsDrawnOldAndNew() throws {

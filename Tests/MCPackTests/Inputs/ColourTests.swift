@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 import Testing
 
@@ -219,8 +220,8 @@ import Testing
         let result = try MCPackBinary.run(["build"], in: project.root)
         #expect(result.status == 0, "\(result.stderr)")
         let data = try Self.unpack(project)
-        for file in ["icons/AppIcon.appiconset/AppIcon-76@2x.png", "icons/AppIcon.appiconset/AppIcon-1024@1x.png",
-                     "launch/screens/1024x768.png", "launch/Launch.xcassets/LaunchBackground.imageset/LaunchBackground.png"] {
+        for file in [AssetCatalog.appIconSet + "/AppIcon.png",
+                     "launch/screens/1024x768.png", AssetCatalog.launchSet(AssetCatalog.launchBackground) + "/LaunchBackground.png"] {
             let difference = try Self.meanDifference(data.appendingPathComponent(file), Self.colour)
             #expect(difference <= Self.tolerance, "\(file): mean difference \(difference)")
         }
@@ -235,7 +236,7 @@ import Testing
         #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
         let data = try Self.unpack(project)
         for number in 1...3 {
-            #expect(try Data(contentsOf: data.appendingPathComponent("categories/\(number).png")) == Data(contentsOf: project.url("assets/categories/\(number).png")))
+            #expect(try Data(contentsOf: data.appendingPathComponent(AssetCatalog.categoryImagePath(number))) == Data(contentsOf: project.url("assets/categories/\(number).png")))
         }
         #expect((try Self.record(data, "categories")["converted"] as? [Any])?.isEmpty == true)
     }

@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import MCPackSchema
 import Imaging
 import Testing
 
@@ -69,7 +70,7 @@ import Testing
         try icon.write(to: project.url("assets/categories/1.png").path)
         let result = try MCPackBinary.run(["build"], in: project.root)
         #expect(result.status == 0, "\(result.stderr)")
-        let shipped = try Image(contentsOf: try ColourTests.unpack(project).appendingPathComponent("categories/1.png").path)
+        let shipped = try Image(contentsOf: try ColourTests.unpack(project).appendingPathComponent(AssetCatalog.categoryImagePath(1)).path)
         // 128 x 256 = 32768 is 127.5 of 255: rounded, 128.
         let means = try shipped.bandMeans()
         #expect(means == [254, 128, 0, 254], "\(means)")

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Testing
 
 /// The page `mcpack diff --html` writes, in a real headless Chromium:
@@ -24,7 +25,7 @@ import Testing
         #expect(diff.status == 1, "\(diff.stderr)")
 
         let output = try BrowserSetup.output("DiffPageBrowserTests")
-        let result = try BrowserSetup.run("test_diff.py", [page, output.path, "--picture", "data/categories/2.png"])
+        let result = try BrowserSetup.run("test_diff.py", [page, output.path, "--picture", "data/" + AssetCatalog.categoryImagePath(2)])
         #expect(result.status == 0, "test_diff.py failed:\n\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("checks passed"), "\(result.stdout)\(result.stderr)")
         let shots = (try? FileManager.default.contentsOfDirectory(atPath: output.path).sorted()) ?? []

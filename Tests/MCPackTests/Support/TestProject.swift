@@ -71,7 +71,6 @@ struct TestProject {
 
         [icon]
         master = "assets/icon/AppIcon-1024.png"
-        idioms = ["ipad", "ios-marketing"]
 
         [launch]
         background = "assets/launch/background.png"

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Archiving
 import Hashing
 @testable import MCPackKit
@@ -82,14 +83,16 @@ import Testing
         Damage(name: "a byte flipped in a manifest line", change: { entries in
             let i = entries.firstIndex { $0.0.hasSuffix("/manifest-sha256.txt") }!
             entries[i].1[3] = entries[i].1[3] == 0x30 ? 0x31 : 0x30
-        }, expect: [("manifest-sha256.txt", "fixity"), ("data/HANDOVER.md", "fixity")]),
+        }, expect: [("manifest-sha256.txt", "fixity"), ("data/" + AssetCatalog.categoryImagePath(1), "fixity")]),
         Damage(name: "a byte flipped in a tag file", change: { entries in
             let i = entries.firstIndex { $0.0.hasSuffix("/bag-info.txt") }!
             entries[i].1[0] = 0x58
         }, expect: [("bag-info.txt", "fixity")]),
         Damage(name: "an entry removed", change: { entries in
-            entries.removeAll { $0.0.hasSuffix("data/categories/2.png") }
-        }, expect: [("data/categories/2.png", "missing"), ("bag-info.txt", "payload-oxum"), ("data/categories/2.png", "categories-match")]),
+            entries.removeAll { $0.0.hasSuffix("data/" + AssetCatalog.categoryImagePath(2)) }
+        }, expect: [("data/" + AssetCatalog.categoryImagePath(2), "missing"), ("bag-info.txt", "payload-oxum"),
+                    ("data/" + AssetCatalog.categoryImagePath(2), "categories-match"),
+                    ("data/\(AssetCatalog.categoriesFolder)/Category2.imageset/Contents.json", "catalog-contents")]),
         Damage(name: "a tile removed", change: { entries in
             entries.removeAll { $0.0.hasSuffix("master_files/9/1_0.jpeg") }
         }, expect: [("data/document/master_files/9/1_0.jpeg", "missing"), ("data/document/master_files/9/1_0.jpeg", "pyramid-complete")]),
@@ -113,14 +116,14 @@ import Testing
             entries.append(("other/data/x.txt", Data("x".utf8)))
         }, expect: [("\(VerifyTests.name).zip", "top-folder")]),
         Damage(name: "wrong Payload-Oxum and two corrupt files", change: { entries in
-            for suffix in ["data/categories/1.png", "data/clauses.json"] {
+            for suffix in ["data/" + AssetCatalog.categoryImagePath(1), "data/clauses.json"] {
                 let i = entries.firstIndex { $0.0.hasSuffix(suffix) }!
                 entries[i].1[entries[i].1.count - 2] ^= 0x20
             }
             let i = entries.firstIndex { $0.0.hasSuffix("/bag-info.txt") }!
             let text = String(decoding: entries[i].1, as: UTF8.self)
             entries[i].1 = Data(text.replacingOccurrences(of: "Payload-Oxum: ", with: "Payload-Oxum: 9").utf8)
-        }, expect: [("bag-info.txt", "payload-oxum"), ("data/categories/1.png", "fixity"), ("data/clauses.json", "fixity")]),
+        }, expect: [("bag-info.txt", "payload-oxum"), ("data/" + AssetCatalog.categoryImagePath(1), "fixity"), ("data/clauses.json", "fixity")]),
     ]
 
     @Test(arguments: damages)

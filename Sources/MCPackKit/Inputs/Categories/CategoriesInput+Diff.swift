@@ -22,7 +22,7 @@ extension CategoriesInput {
                 if was.filter != now.filter {
                     changes.append(Change(component, "changed", category: number, field: "filter", old: was.filter ?? "", new: now.filter ?? ""))
                 }
-                let icon = "data/categories/\(number).png"
+                let icon = "data/" + AssetCatalog.categoryImagePath(number)
                 if delta.changed(icon) {
                     changes.append(Change(component, "changed", category: number, field: "icon", path: icon, detail: "the icon's bytes changed"))
                 }

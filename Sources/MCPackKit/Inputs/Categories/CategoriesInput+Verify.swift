@@ -6,7 +6,8 @@ extension CategoriesInput {
     /// Every category icon is decoded: kept whole.
     static func verifyKeeps(_ path: String) -> VerifyKeeps { .whole }
 
-    /// categories/1.png ... N.png match categories.json.
+    /// The catalog's Category1 ... CategoryN image sets match categories.json
+    /// (in a bag made before the catalog: categories/1.png ... N.png).
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
         let path = CategoriesDocument.path
         var problems: [Problem] = []
@@ -16,8 +17,11 @@ extension CategoriesInput {
         if numbers.sorted() != Array(1..<(numbers.count + 1)) {
             problems.append(Problem(path, "categories-match", "categories are not numbered 1...\(list.count)"))
         }
-        let icons = Set(bag.files.keys.filter { $0.hasPrefix("data/categories/") && $0.hasSuffix(".png") })
-        let expected = Set(numbers.map { "data/categories/\($0).png" })
+        let earlier = !bag.files.keys.contains { $0.hasPrefix("data/\(AssetCatalog.categoriesFolder)/") }
+            && bag.files.keys.contains { $0.hasPrefix("data/categories/") }
+        let folder = earlier ? "data/categories/" : "data/\(AssetCatalog.categoriesFolder)/"
+        let icons = Set(bag.files.keys.filter { $0.hasPrefix(folder) && $0.hasSuffix(".png") })
+        let expected = Set(numbers.map { earlier ? "data/categories/\($0).png" : "data/" + AssetCatalog.categoryImagePath($0) })
         for missing in expected.subtracting(icons).sorted() {
             problems.append(Problem(missing, "categories-match", "categories.json has this icon's number, but the icon is missing"))
         }

@@ -2,13 +2,16 @@ import Foundation
 import MCPackSchema
 import Imaging
 
-/// The side menu's icons: categories/1.png ... N.png, one per declared
-/// category, all PNG, square, one size, with an alpha channel. They are
-/// shipped byte for byte, so a copy in the app folder can be compared.
+/// The side menu's icons: the project's 1.png ... N.png, one per declared
+/// category, all PNG, square, one size, with an alpha channel, each an
+/// image set of the bundle's catalog named as the generated ClauseData.swift
+/// uses it (data/Assets.xcassets/Categories/CategoryN.imageset, in a folder
+/// that gives no namespace, so the image is `CategoryN`). They are shipped
+/// byte for byte, so a copy in the app folder can be compared.
 enum CategoriesInput: BundleInput {
     static let table = "categories"
     static let component = "categories"
-    static let payload = ["categories/", "categories.json"]
+    static let payload = [AssetCatalog.categoriesFolder + "/", "categories.json"]
     static let diffFiles = [CategoriesDocument.path]
 
     /// Larger icons are almost surely a mistake, and a PNG that claims a
@@ -115,10 +118,22 @@ enum CategoriesInput: BundleInput {
     }
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
-        var payload = plan.icons.map { PayloadFile(path: "categories/\($0.number).png", bytes: $0.data) }
+        var payload = [PayloadFile(path: AssetCatalog.categoriesFolder + "/Contents.json", bytes: JSON.encode(AssetCatalogContents.folder))]
+        for icon in plan.icons {
+            let name = AssetCatalog.categoryImageName(icon.number)
+            payload.append(PayloadFile(path: AssetCatalog.categoryImagePath(icon.number), bytes: icon.data))
+            payload.append(PayloadFile(path: "\(AssetCatalog.categoriesFolder)/\(name).imageset/Contents.json",
+                                       bytes: JSON.encode(imageSet(name))))
+        }
         payload.append(PayloadFile(path: "categories.json", bytes: JSON.encode(CategoriesDocument(plan.categories))))
         return Made(payload: payload, record: Record(folder: plan.folder, count: plan.icons.count, width: plan.size.width,
                                                      height: plan.size.height, converted: plan.converted))
+    }
+
+    /// A category icon's image set: its one PNG for every scale, as the
+    /// icons are drawn at whatever size the menu gives them.
+    static func imageSet(_ name: String) -> AssetCatalogContents {
+        AssetCatalogContents(images: [AssetCatalogContents.Image(filename: "\(name).png", idiom: "universal")])
     }
 
     /// Decodes one icon fully; returns its size as displayed and the bytes

@@ -3,54 +3,89 @@ import MCPackSchema
 import Imaging
 
 extension IconsInput {
-    /// Every icon is decoded (its size, its alpha): kept whole.
+    /// Every icon is decoded (its size, its alpha, its bands): kept whole.
     static func verifyKeeps(_ path: String) -> VerifyKeeps { .whole }
 
-    /// Contents.json names only files that exist, with the sizes it claims;
-    /// the App Store icon has no alpha.
+    /// The icon set holds the icons bundle.json lists, and its pictures are
+    /// 8-bit sRGB (or grey); Xcode's own rules for the set (sizes, files,
+    /// appearances, alpha, a grey tinted icon) are the catalog's
+    /// (AssetCatalogRules).
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
-        let folder = "data/icons/AppIcon.appiconset"
+        let folder = "data/\(AssetCatalog.appIconSet)"
         let path = folder + "/Contents.json"
-        var problems: [Problem] = []
-        guard bag.files[path] != nil else { return problems }
-        guard let contents = bag.decode(AssetCatalogContents.self, path, rule: "icons-contents", &problems) else { return problems }
-        var named = Set<String>()
-        for image in contents.images {
-            guard let filename = image.filename, let size = image.size, let scale = image.scale else { continue }
-            let file = "\(folder)/\(filename)"
-            named.insert(file)
-            guard let entry = bag.files[file] else {
-                problems.append(Problem(path, "icons-contents", "names \(filename), which is not in the bag"))
-                continue
-            }
-            let points = Double(size.split(separator: "x").first ?? "") ?? 0
-            let factor = Double(scale.dropLast()) ?? 0
-            let pixels = Int((points * factor).rounded())
-            guard let data = entry.data, let decoded = try? Image(data: data) else {
-                if !entry.damaged { problems.append(Problem(file, "icons-contents", "not a readable image")) }
-                continue
-            }
-            if decoded.width != pixels || decoded.height != pixels {
-                problems.append(Problem(file, "icons-contents", "is \(decoded.width) x \(decoded.height) px; Contents.json says \(size) @\(scale) = \(pixels) px"))
-            }
-            if let problem = PictureImport.notSRGB(decoded) {
-                problems.append(Problem(file, "picture-srgb", problem))
-            }
-            if image.idiom == "ios-marketing" && decoded.hasAlpha {
-                problems.append(Problem(file, "icons-contents", "the App Store icon has an alpha channel (ITMS-90717)"))
-            }
+        var problems = verifyComposer(record, in: bag)
+        guard bag.files[path] != nil else {
+            // A bag made before the catalog (no `sizes` in its record) kept
+            // its icons elsewhere.
+            if record?.sizes != nil { problems.append(Problem(path, "icons-contents", "missing; bundle.json lists an app icon")) }
+            return problems
         }
-        for file in bag.files.keys.sorted() where file.hasPrefix(folder + "/") && file.hasSuffix(".png") && !named.contains(file) {
-            problems.append(Problem(file, "icons-contents", "not named in Contents.json", severity: .warning))
+        var ignored: [Problem] = []
+        guard let contents = bag.decode(AssetCatalogContents.self, path, rule: "icons-contents", &ignored) else { return problems }
+        let named = Set((contents.images ?? []).compactMap(\.filename))
+        for icon in record?.icons ?? [] where !named.contains(icon.file) {
+            problems.append(Problem(path, "icons-contents", "does not name \(icon.file), which bundle.json lists"))
+        }
+        for file in named.sorted() {
+            guard let data = bag.files["\(folder)/\(file)"]?.data, let image = try? Image(data: data) else { continue }
+            if let problem = PictureImport.notSRGB(image) { problems.append(Problem("\(folder)/\(file)", "picture-srgb", problem)) }
         }
         return problems
     }
 
-    /// The icon files, by path, and what the master was.
+    /// The Icon Composer document beside the catalog, when there is one:
+    /// its icon.json parses and every layer's picture is in its Assets/.
+    static func verifyComposer(_ record: Record?, in bag: BagView) -> [Problem] {
+        let folder = "data/\(IconComposer.bundleFolder)"
+        let json = folder + "/icon.json"
+        var problems: [Problem] = []
+        guard bag.files[json] != nil else {
+            if record?.composer != nil { problems.append(Problem(json, "icon-composer", "missing; bundle.json lists an Icon Composer document")) }
+            return problems
+        }
+        guard let document = bag.decode(IconComposerDocument.self, json, rule: "icon-composer", &problems) else { return problems }
+        var named = Set<String>()
+        for (location, layer) in document.layers {
+            guard let image = layer.imageName else { continue }
+            let file = "\(folder)/\(IconComposerDocument.assetsFolder)/\(image)"
+            named.insert(file)
+            if bag.files[file] == nil {
+                problems.append(Problem(json, "icon-composer", "\(location) names the picture \(image), which is not in the bag"))
+            }
+        }
+        for file in bag.files.keys.sorted() where file.hasPrefix(folder + "/") && file != json && !named.contains(file) {
+            problems.append(Problem(file, "icon-composer", "no layer of icon.json uses it", severity: .warning))
+        }
+        return problems
+    }
+
+    /// Each appearance by name ("app icon, dark: changed"), what its master
+    /// was, and the icon files by path.
     static func diff(_ old: DiffSide<Record>, _ new: DiffSide<Record>, _ delta: ManifestDelta) -> [Change] {
-        let colour = old.record != nil && new.record != nil
-            ? PictureImport.change(component, field: "colour", old.record?.picture, new.record?.picture) : []
-        return colour + delta.fileChanges(component: component, where: owns)
+        var changes: [Change] = []
+        if let a = old.record, let b = new.record {
+            for appearance in IconAppearance.allCases {
+                let field = appearance == .default ? "app icon" : "app icon, \(appearance.rawValue)"
+                switch (a.variant(appearance), b.variant(appearance)) {
+                case (nil, let now?) where appearance != .default:
+                    changes.append(Change(component, "added", field: field, new: now.master))
+                case (let was?, nil) where appearance != .default:
+                    changes.append(Change(component, "removed", field: field, old: was.master))
+                case (let was?, let now?):
+                    if was.sha256 != now.sha256 {
+                        // No path: the file's own change (below) carries it, and
+                        // the diff page shows that one's pictures; this row names
+                        // the appearance.
+                        changes.append(Change(component, "changed", field: field, old: String(was.sha256.prefix(12)),
+                                              new: String(now.sha256.prefix(12)), detail: "\(field): changed; its master is \(now.master)"))
+                    }
+                    changes += PictureImport.change(component, field: "\(field) colour", was.picture, now.picture)
+                default:
+                    break
+                }
+            }
+        }
+        return changes + delta.fileChanges(component: component, where: owns)
     }
 
     static func comparesPixels(_ path: String) -> Bool { owns(path) && Differ.isPictureFile(path) }

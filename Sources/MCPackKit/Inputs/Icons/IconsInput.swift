@@ -2,161 +2,303 @@ import Foundation
 import MCPackSchema
 import Imaging
 
-/// The app icon in every size its idioms need, made from the 1024 px master
-/// with lanczos3, as data/icons/AppIcon.appiconset with a Contents.json
-/// Xcode reads.
+/// The app icon, as the catalog's AppIcon.appiconset
+/// (data/Assets.xcassets/AppIcon.appiconset), in the form current Xcode
+/// writes: by default the single-size iOS icon (Xcode 14 and later), one
+/// universal 1024 px entry for the default appearance, and one each for
+/// the dark and tinted home screens (iOS 18) when their masters are given.
+/// `sizes = "all"` writes every size of the idioms asked for instead, made
+/// from the master with lanczos3.
+///
+/// What each appearance may hold follows Apple's rules (README, "The app
+/// icon"): the default icon is opaque (the App Store refuses an icon with
+/// alpha, ITMS-90717); the dark icon may keep a transparent background,
+/// which the system fills with its dark background; the tinted icon is an
+/// opaque grey picture the system tints, so a coloured one is made grey.
 enum IconsInput: BundleInput {
     static let table = "icon"
     static let required = false
     static let component = "icons"
-    static let payload = ["icons/"]
+    static let payload = [AssetCatalog.appIconSet + "/", IconComposer.bundleFolder + "/"]
     static let masterSide = 1024
     static let idioms = ["iphone", "ipad", "ios-marketing"]
 
+    enum Sizes: String, Sendable, Codable {
+        /// The universal 1024 px entry per appearance.
+        case single
+        /// Every size of the idioms asked for (default appearance only).
+        case all
+    }
+
     struct Settings: Sendable, Equatable {
         var master: String
+        var dark: String?
+        var tinted: String?
+        var sizes: Sizes
         var idioms: [String]
         /// `#RRGGBB` to flatten a master with alpha onto.
         var background: String?
+        /// An Icon Composer document (`AppIcon.icon`), for iOS 26.
+        var composer: String?
+
+        /// The master file of each appearance given, default first.
+        var masters: [(IconAppearance, String)] {
+            [(.default, master)] + [(.dark, dark), (.tinted, tinted)].compactMap { appearance, path in path.map { (appearance, $0) } }
+        }
+    }
+
+    /// One appearance's master, upright in sRGB (grey for the tinted one),
+    /// flattened when it had alpha and a background was set.
+    struct Master: Sendable {
+        var appearance: IconAppearance
+        var image: Image
+        var picture: PictureImport.Record
+        var source: SourceFile
     }
 
     struct Plan: InputPlan {
         var settings: Settings
-        /// The master upright in sRGB, flattened when it had alpha and a
-        /// background was set.
-        var image: Image
-        var picture: PictureImport.Record
-        var source: SourceFile
-        var sources: [SourceRef] { [.read(source)] }
+        /// Default first, then dark and tinted when given.
+        var masters: [Master]
+        var composer: IconComposer.Plan?
+        var sources: [SourceRef] { masters.map { .read($0.source) } + (composer?.files ?? []).map { .read($0.source) } }
     }
 
     struct Record: Codable, Sendable, Equatable {
         struct Icon: Codable, Sendable, Equatable {
             var idiom: String
+            /// "dark" or "tinted"; absent for the default appearance.
+            var appearance: String?
             var file: String
             var pixels: Int
         }
 
+        /// A dark or tinted master: its file and what was done to it.
+        struct Variant: Codable, Sendable, Equatable {
+            var master: String
+            var sha256: String
+            var picture: PictureImport.Record
+        }
+
         var master: String
         var sha256: String
+        /// "single" or "all"; absent in bundles made before the single-size
+        /// icon, which wrote every size.
+        var sizes: Sizes?
         var idioms: [String]
         var flattenedOnto: String?
+        var dark: Variant?
+        var tinted: Variant?
         var icons: [Icon]
         /// What the master file was and what was done to it; absent in
         /// bundles made before mcpack converted colour.
         var picture: PictureImport.Record?
+        /// The Icon Composer document, when given.
+        var composer: IconComposer.Record?
 
-        enum CodingKeys: String, CodingKey { case master, sha256, idioms, flattenedOnto = "flattened_onto", icons, picture }
+        enum CodingKeys: String, CodingKey { case master, sha256, sizes, idioms, flattenedOnto = "flattened_onto", dark, tinted, icons, picture, composer }
 
         func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(master, forKey: .master)
             try container.encode(sha256, forKey: .sha256)
+            try container.encodeIfPresent(sizes, forKey: .sizes)
             try container.encode(idioms, forKey: .idioms)
             // null, not left out: a reader sees that no flattening was done.
             try container.encode(flattenedOnto, forKey: .flattenedOnto)
+            try container.encodeIfPresent(dark, forKey: .dark)
+            try container.encodeIfPresent(tinted, forKey: .tinted)
             try container.encode(icons, forKey: .icons)
             try container.encodeIfPresent(picture, forKey: .picture)
+            try container.encodeIfPresent(composer, forKey: .composer)
+        }
+
+        /// The record of one appearance's master.
+        func variant(_ appearance: IconAppearance) -> Variant? {
+            switch appearance {
+            case .default: return picture.map { Variant(master: master, sha256: sha256, picture: $0) }
+            case .dark: return dark
+            case .tinted: return tinted
+            }
         }
     }
 
+    /// What the tinted master's record says was done to it.
+    static let madeGrey = "made greyscale: the tinted icon is a grey picture the system tints (Apple, tinted app icons)"
+
     static func settings(_ t: TableReader, paths: ProjectPaths) -> Settings? {
         let master = paths.check(t, "master", kind: .file)
-        let idioms = t.strings("idioms", required: false) ?? ["ipad", "ios-marketing"]
-        for idiom in idioms where !Self.idioms.contains(idiom) {
+        let dark = t.has("dark") ? paths.check(t, "dark", kind: .file) : nil
+        let tinted = t.has("tinted") ? paths.check(t, "tinted", kind: .file) : nil
+        let sizes = t.choice("sizes", of: ["single", "all"], required: false).flatMap(Sizes.init(rawValue:)) ?? .single
+        let idioms = t.strings("idioms", required: false)
+        for idiom in idioms ?? [] where !Self.idioms.contains(idiom) {
             var message = "unknown idiom \"\(idiom)\"; expected one of \(Self.idioms.joined(separator: ", "))"
             if let near = closestMatch(to: idiom, in: Self.idioms) { message += " (did you mean \"\(near)\"?)" }
             t.error("idioms", message)
         }
+        var ok = true
+        if idioms != nil && sizes == .single {
+            t.error("idioms", "applies only with sizes = \"all\"; the single-size icon (the default) serves every idiom. Remove idioms, or set sizes = \"all\" for the per-size PNGs")
+            ok = false
+        }
+        if sizes == .all {
+            for key in ["dark", "tinted"] where t.has(key) {
+                t.error(key, "needs the single-size icon: Xcode takes dark and tinted icons as 1024 px entries. Remove sizes = \"all\", or remove \(key)")
+                ok = false
+            }
+        }
+        let composer = t.has("composer") ? paths.check(t, "composer", kind: .directory) : nil
+        if t.has("composer") && composer == nil { ok = false }
         let background = t.string("background", required: false)
         if let background, background.range(of: "^#[0-9A-Fa-f]{6}$", options: .regularExpression) == nil {
             t.error("background", "\"\(background)\" is not a colour; expected #RRGGBB, e.g. \"#FFFFFF\"")
         }
-        t.rejectUnknownKeys(known: ["master", "idioms", "background"])
-        return master.map { Settings(master: $0, idioms: idioms, background: background) }
+        t.rejectUnknownKeys(known: ["master", "dark", "tinted", "sizes", "idioms", "background", "composer"])
+        if t.has("dark") && dark == nil || t.has("tinted") && tinted == nil { ok = false }
+        guard ok, let master else { return nil }
+        return Settings(master: master, dark: dark, tinted: tinted, sizes: sizes, idioms: idioms ?? ["ipad", "ios-marketing"],
+                        background: background, composer: composer)
     }
 
     static func check(_ settings: Settings, needs: NoNeeds?, in env: CheckEnvironment) -> Checked<Plan> {
-        guard let (data, source) = env.read(settings.master) else { return .failed }
+        let masters = settings.masters.map { appearance, path in master(path, appearance, settings: settings, env: env) }
+        let found = masters.compactMap { $0 }
+        let composer = settings.composer.map { IconComposer.check($0, env: env) }
+        guard found.count == masters.count, composer.map({ $0 != nil }) ?? true else { return .failed }
+        let contents = contents(settings, appearances: found.map(\.appearance))
+        return Checked(plan: Plan(settings: settings, masters: found, composer: composer ?? nil),
+                       facts: [AppIconSet(contents: contents)])
+    }
+
+    /// One appearance's master read and checked as strictly as the default
+    /// one: a 1024 x 1024 PNG, converted to sRGB, with alpha only where
+    /// Apple allows it; nil after saying why not.
+    static func master(_ path: String, _ appearance: IconAppearance, settings: Settings, env: CheckEnvironment) -> Master? {
+        let what = appearance == .default ? "the icon master" : "the \(appearance.rawValue) icon master"
+        guard let (data, source) = env.read(path) else { return nil }
         if let problem = ImageFileCheck.problem(in: data) {
-            env.problem(settings.master, problem)
-            return .failed
+            env.problem(path, problem)
+            return nil
         }
         var image: Image
         do {
             image = try Image(data: data)
         } catch {
-            env.problem(settings.master, "not a readable image (\(error)); the icon master must be a 1024 x 1024 PNG")
-            return .failed
+            env.problem(path, "not a readable image (\(error)); \(what) must be a 1024 x 1024 PNG")
+            return nil
         }
         guard image.format == "png" else {
-            env.problem(settings.master, "is \(image.format ?? "not an image") data, not PNG; the icon master must be a 1024 x 1024 PNG")
-            return .failed
+            env.problem(path, "is \(image.format ?? "not an image") data, not PNG; \(what) must be a 1024 x 1024 PNG")
+            return nil
         }
-        guard let picture = PictureImport.check(image, path: settings.master, env: env) else { return .failed }
+        guard let picture = PictureImport.check(image, path: path, env: env) else { return nil }
         guard picture.width == picture.height else {
-            env.problem(settings.master, "is \(picture.width) x \(picture.height) px\(picture.sizeNote), not square; the icon master must be 1024 x 1024 (icons are never stretched)")
-            return .failed
+            env.problem(path, "is \(picture.width) x \(picture.height) px\(picture.sizeNote), not square; \(what) must be 1024 x 1024 (icons are never stretched)")
+            return nil
         }
         guard picture.width == masterSide else {
-            env.problem(settings.master, "is \(picture.width) x \(picture.height) px\(picture.sizeNote); the icon master must be exactly 1024 x 1024")
-            return .failed
+            env.problem(path, "is \(picture.width) x \(picture.height) px\(picture.sizeNote); \(what) must be exactly 1024 x 1024")
+            return nil
         }
         var record: PictureImport.Record
         do {
             (image, record) = try PictureImport.converted(image, picture)
+            image = try image.srgb()
         } catch {
-            env.problem(settings.master, "cannot be converted to sRGB: \(error)")
-            return .failed
+            env.problem(path, "cannot be converted to sRGB: \(error)")
+            return nil
         }
-        if image.hasAlpha {
+        switch appearance {
+        case .default where image.hasAlpha:
             guard let background = settings.background else {
-                env.problem(settings.master, "has an alpha channel; the App Store rejects an icon with transparency (ITMS-90717). Remove it, or set [icon] background = \"#RRGGBB\" in \(env.project.configDisplayPath) to flatten it onto that colour")
-                return .failed
+                env.problem(path, "has an alpha channel; the App Store rejects an icon with transparency (ITMS-90717). Remove it, or set [icon] background = \"#RRGGBB\" in \(env.project.configDisplayPath) to flatten it onto that colour")
+                return nil
             }
             let (r, g, b) = rgb(background)
             guard let flat = try? image.flattened(red: r, green: g, blue: b) else {
-                env.problem(settings.master, "cannot flatten onto \(background)")
-                return .failed
+                env.problem(path, "cannot flatten onto \(background)")
+                return nil
             }
             image = flat
+        case .tinted:
+            if image.hasAlpha {
+                env.problem(path, "has an alpha channel; the tinted icon must be opaque (a grey picture on black that the system tints). Flatten it onto black")
+                return nil
+            }
+            do {
+                image = try image.grey()
+            } catch {
+                env.problem(path, "cannot be made greyscale: \(error)")
+                return nil
+            }
+            record.conversions.append(madeGrey)
+        default:
+            break
         }
-        return Checked(plan: Plan(settings: settings, image: image, picture: record, source: source),
-                       facts: [AppIconSet(contents: contents(settings.idioms))])
+        return Master(appearance: appearance, image: image, picture: record, source: source)
     }
 
-    /// The Contents.json of the icon set, for these idioms.
-    static func contents(_ idioms: [String]) -> AssetCatalogContents {
-        AssetCatalogContents(images: IconSlot.slots(for: idioms).map {
-            AssetCatalogContents.Image(filename: $0.filename, idiom: $0.idiom, scale: "\($0.scale)x", size: "\($0.points)x\($0.points)")
-        })
+    /// The Contents.json of the icon set.
+    static func contents(_ settings: Settings, appearances: [IconAppearance]) -> AssetCatalogContents {
+        switch settings.sizes {
+        case .single:
+            return AssetCatalogContents(images: appearances.map(\.entry))
+        case .all:
+            return AssetCatalogContents(images: IconSlot.slots(for: settings.idioms).map {
+                AssetCatalogContents.Image(filename: $0.filename, idiom: $0.idiom, scale: "\($0.scale)x", size: "\($0.points)x\($0.points)")
+            })
+        }
     }
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
         let settings = plan.settings
+        let contents = contents(settings, appearances: plan.masters.map(\.appearance))
         let slots = IconSlot.slots(for: settings.idioms)
-        let contents = contents(settings.idioms)
-        let key = WorkCache.key([plan.source.sha256, settings.idioms.joined(separator: ","), settings.background ?? "-", "colour-1"])
+        let key = WorkCache.key(plan.masters.map { "\($0.appearance.rawValue)=\($0.source.sha256)" }
+            + [settings.sizes.rawValue, settings.idioms.joined(separator: ","), settings.background ?? "-", "colour-1", "catalog-1"])
+        let masters = plan.masters
         let entry: WorkCache.Entry
         do {
             entry = try env.cache("icons").entry(key, damage: { env.report(.note($0)) }) { folder in
                 let set = folder.appendingPathComponent("AppIcon.appiconset")
                 try FileManager.default.createDirectory(at: set, withIntermediateDirectories: true)
-                let srgb = try plan.image.srgb()
-                var written = Set<String>()
-                for slot in slots where written.insert(slot.filename).inserted {
-                    let sized = slot.pixels == masterSide ? srgb : try srgb.resized(width: slot.pixels, height: slot.pixels)
-                    try sized.pngData(compression: 9).write(to: set.appendingPathComponent(slot.filename))
+                switch settings.sizes {
+                case .single:
+                    for master in masters {
+                        try master.image.pngData(compression: 9).write(to: set.appendingPathComponent(master.appearance.filename))
+                    }
+                case .all:
+                    var written = Set<String>()
+                    let srgb = masters[0].image
+                    for slot in slots where written.insert(slot.filename).inserted {
+                        let sized = slot.pixels == masterSide ? srgb : try srgb.resized(width: slot.pixels, height: slot.pixels)
+                        try sized.pngData(compression: 9).write(to: set.appendingPathComponent(slot.filename))
+                    }
                 }
                 try JSON.encode(contents).write(to: set.appendingPathComponent("Contents.json"))
             }
         } catch {
-            throw env.failure(settings.master, "cannot make the icon sizes: \(error)")
+            throw env.failure(settings.master, "cannot make the app icon: \(error)")
+        }
+        let icons: [Record.Icon] = switch settings.sizes {
+        case .single: masters.map { Record.Icon(idiom: "universal", appearance: $0.appearance == .default ? nil : $0.appearance.rawValue,
+                                                file: $0.appearance.filename, pixels: masterSide) }
+        case .all: slots.map { Record.Icon(idiom: $0.idiom, file: $0.filename, pixels: $0.pixels) }
+        }
+        func variant(_ appearance: IconAppearance) -> Record.Variant? {
+            masters.first { $0.appearance == appearance }.map { Record.Variant(master: $0.source.path, sha256: $0.source.sha256, picture: $0.picture) }
         }
         let record = Record(
-            master: settings.master, sha256: plan.source.sha256, idioms: settings.idioms, flattenedOnto: settings.background,
-            icons: slots.map { Record.Icon(idiom: $0.idiom, file: $0.filename, pixels: $0.pixels) }, picture: plan.picture)
-        return Made(payload: entry.payload(under: "icons/"), record: record, cached: entry.reused)
+            master: settings.master, sha256: masters[0].source.sha256, sizes: settings.sizes,
+            idioms: settings.sizes == .all ? settings.idioms : ["universal"], flattenedOnto: settings.background,
+            dark: variant(.dark), tinted: variant(.tinted), icons: icons, picture: masters[0].picture)
+        var made = record
+        if let composer = plan.composer, let json = composer.files.first {
+            made.composer = IconComposer.Record(document: composer.folder, sha256: json.source.sha256, layers: composer.layers)
+        }
+        return Made(payload: entry.payload(under: AssetCatalog.folder + "/") + (plan.composer.map(IconComposer.payload) ?? []),
+                    record: made, cached: entry.reused)
     }
 
     static func rgb(_ hex: String) -> (Double, Double, Double) {

@@ -16,6 +16,6 @@ extension LaunchInput {
     /// The layers' image sets and the screens' previews; the screens
     /// themselves are crops of the background, shown already.
     static func showsOnDiffPage(_ path: String) -> Bool {
-        (path.hasPrefix("data/launch/Launch.xcassets/") || path.hasPrefix("data/launch/preview/")) && path.hasSuffix(".png")
+        owns(path) && !path.hasPrefix("data/launch/screens/") && path.hasSuffix(".png")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 
 extension LaunchInput {
@@ -12,7 +13,7 @@ extension LaunchInput {
     /// that size, the text layer's three scales agree with each other and
     /// with the points the storyboard places, and every layer is 8-bit sRGB.
     /// Only headers are read: 28 screen-sized PNGs are too many to decode.
-    /// The storyboard and asset catalogs' other rules are Xcode's to check.
+    /// The catalog's own rules for the layers' sets are AssetCatalogRules'.
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
         let root = "data/launch/"
         guard bag.files.keys.contains(where: { $0.hasPrefix(root) }) else { return [] }
@@ -38,9 +39,11 @@ extension LaunchInput {
             }
         }
 
-        let catalog = root + "Launch.xcassets/"
-        _ = header(catalog + "LaunchBackground.imageset/LaunchBackground.png", in: bag, &problems)
-        let textSet = catalog + "LaunchText.imageset/"
+        // A bag made before the catalog kept the layers in launch/Launch.xcassets.
+        let earlier = bag.files.keys.contains { $0.hasPrefix(root + "Launch.xcassets/") }
+        let catalog = earlier ? root + "Launch.xcassets/" : "data/\(AssetCatalog.folder)/"
+        _ = header(catalog + "\(AssetCatalog.launchBackground).imageset/LaunchBackground.png", in: bag, &problems)
+        let textSet = catalog + "\(AssetCatalog.launchText).imageset/"
         let texts = [1, 2, 3].map { scale in
             header(textSet + (scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png"), in: bag, &problems)
         }

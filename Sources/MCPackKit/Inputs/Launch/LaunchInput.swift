@@ -5,14 +5,17 @@ import Imaging
 /// The two-layer launch screen: a background that fills the screen and a
 /// text layer kept at its natural size, centred. Makes, under data/launch/:
 /// the background cropped to cover each iPad screen (portrait and
-/// landscape), the text layer at @1x/@2x/@3x (the file given is the @3x),
-/// both in Launch.xcassets, a LaunchScreen.storyboard from Templates/launch,
-/// and a composited preview per screen so a person can see the result.
+/// landscape), a LaunchScreen.storyboard from Templates/launch, and a
+/// composited preview per screen so a person can see the result; and the
+/// two layers' image sets in the bundle's catalog (data/Assets.xcassets:
+/// LaunchBackground, and LaunchText at @1x/@2x/@3x, the file given being
+/// the @3x), under the names the storyboard uses.
 enum LaunchInput: BundleInput {
     static let table = "launch"
     static let required = false
     static let component = "launch"
-    static let payload = ["launch/"]
+    static let payload = ["launch/", AssetCatalog.launchSet(AssetCatalog.launchBackground) + "/",
+                                AssetCatalog.launchSet(AssetCatalog.launchText) + "/"]
 
     struct Settings: Sendable, Equatable {
         var background: String
@@ -102,7 +105,7 @@ enum LaunchInput: BundleInput {
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
         let background = plan.background
-        let key = WorkCache.key([background.source.sha256, plan.text.source.sha256, "launch-1", "colour-1"])
+        let key = WorkCache.key([background.source.sha256, plan.text.source.sha256, "launch-1", "colour-1", "catalog-1"])
         let entry: WorkCache.Entry
         do {
             entry = try env.cache("launch").entry(key, damage: { env.report(.note($0)) }) { folder in
@@ -111,7 +114,13 @@ enum LaunchInput: BundleInput {
         } catch {
             throw env.failure(background.source.path, "cannot make the launch layers: \(error)")
         }
-        var payload = entry.payload(under: "launch/")
+        // The cache entry holds the image sets under catalog/, which go
+        // into the bundle's one catalog; the rest is data/launch/.
+        var payload = entry.payload(under: "launch/").map { file in
+            var file = file
+            if file.path.hasPrefix("launch/catalog/") { file.path = AssetCatalog.folder + "/" + file.path.dropFirst("launch/catalog/".count) }
+            return file
+        }
         let points = plan.textSize(1)
         do {
             let storyboard = try TemplateSet.load("launch").render(StoryboardContext(
@@ -166,10 +175,16 @@ enum LaunchInput: BundleInput {
         return Layer(image: image, picture: record, source: source)
     }
 
+    /// The text layer's image set: the file given at @3x, and the @2x and
+    /// @1x made from it.
+    static let textSetContents = AssetCatalogContents(images: (1...3).map { scale in
+        AssetCatalogContents.Image(filename: scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png", idiom: "universal", scale: "\(scale)x")
+    })
+
     private static func make(in folder: URL, background: Image, text: Image, textSize: (Int) -> (width: Int, height: Int), lanes: Int) throws {
-        let catalog = folder.appendingPathComponent("Launch.xcassets")
-        let textSet = catalog.appendingPathComponent("LaunchText.imageset")
-        let backgroundSet = catalog.appendingPathComponent("LaunchBackground.imageset")
+        let catalog = folder.appendingPathComponent("catalog")
+        let textSet = catalog.appendingPathComponent("\(AssetCatalog.launchText).imageset")
+        let backgroundSet = catalog.appendingPathComponent("\(AssetCatalog.launchBackground).imageset")
         for sub in [textSet, backgroundSet, folder.appendingPathComponent("screens"), folder.appendingPathComponent("preview")] {
             try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
         }
@@ -182,9 +197,7 @@ enum LaunchInput: BundleInput {
             scaledText[scale] = sized
             try sized.pngData().write(to: textSet.appendingPathComponent(scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png"))
         }
-        try JSON.encode(AssetCatalogContents(images: (1...3).map { scale in
-            AssetCatalogContents.Image(filename: scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png", idiom: "universal", scale: "\(scale)x")
-        })).write(to: textSet.appendingPathComponent("Contents.json"))
+        try JSON.encode(textSetContents).write(to: textSet.appendingPathComponent("Contents.json"))
         try srgbBackground.pngData().write(to: backgroundSet.appendingPathComponent("LaunchBackground.png"))
         try JSON.encode(AssetCatalogContents(images: [AssetCatalogContents.Image(filename: "LaunchBackground.png", idiom: "universal")]))
             .write(to: backgroundSet.appendingPathComponent("Contents.json"))

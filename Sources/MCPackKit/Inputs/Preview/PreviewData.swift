@@ -83,7 +83,7 @@ struct PreviewData: Codable, Equatable {
 
         init(_ category: Category) {
             self.category = category
-            icon = "../categories/\(category.icon).png"
+            icon = "../" + AssetCatalog.categoryImagePath(category.icon)
         }
 
         func encode(to encoder: Encoder) throws { try category.encode(to: encoder, iconKey: "number", extra: ["icon": icon]) }
@@ -147,6 +147,8 @@ struct PreviewContext {
         var size: String
         var scale: String
         var pixels: Int
+        /// "default", "dark" or "tinted": the home screen it is for.
+        var appearance: String
     }
 
     struct Screen {
@@ -207,11 +209,13 @@ struct PreviewContext {
         // One entry a file: Contents.json may name a file for two slots.
         var seen = Set<String>()
         self.icons = (icons?.contents.images ?? []).compactMap { image in
-            guard let file = image.filename, let size = image.size, let scale = image.scale, seen.insert(file).inserted else { return nil }
+            guard let file = image.filename, let size = image.size, seen.insert(file).inserted else { return nil }
+            // The single-size entries have no scale: 1024 pt at 1x.
+            let scale = image.scale ?? "1x"
             let points = Double(size.split(separator: "x").first ?? "") ?? 0
             let factor = Double(scale.dropLast()) ?? 0
-            return Icon(file: file, src: "../icons/AppIcon.appiconset/\(file)", idiom: image.idiom ?? "", size: size, scale: scale,
-                        pixels: Int((points * factor).rounded()))
+            return Icon(file: file, src: "../\(AssetCatalog.appIconSet)/\(file)", idiom: image.idiom ?? "", size: size, scale: scale,
+                        pixels: Int((points * factor).rounded()), appearance: image.appearanceName)
         }
         hasIcons = !self.icons.isEmpty
         screens = (launch?.screens ?? []).map { screen in

@@ -122,7 +122,7 @@ extension PreviewInput {
             return nil
         })
         let pictures = bag.files.keys.filter {
-            ($0.hasPrefix("data/icons/AppIcon.appiconset/") || $0.hasPrefix("data/launch/preview/")) && $0.hasSuffix(".png")
+            ($0.hasPrefix("data/\(AssetCatalog.appIconSet)/") || $0.hasPrefix("data/launch/preview/")) && $0.hasSuffix(".png")
         }
         return pictures.sorted().filter { !targets.contains($0) }.map {
             Problem(page, "preview-data", "does not show \($0)")

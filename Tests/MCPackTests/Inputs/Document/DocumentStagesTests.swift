@@ -29,7 +29,7 @@ import Testing
             "data/document/master/full/max/0/default.jpg": .head(1024),
             "data/document/master.dzi": .whole,
             "data/document/master/info.json": .whole,
-            "data/icons/AppIcon.appiconset/icon-1024.png": .whole,
+            "data/\(AssetCatalog.appIconSet)/AppIcon.png": .whole,
             "data/launch/screens/2048x2732.png": .head(256 << 10),
             "data/launch/Launch.storyboard": .digests,
             "bagit.txt": .whole,

@@ -4,37 +4,160 @@ import Imaging
 @testable import MCPackKit
 import Testing
 
-/// The app icon input's verify stage, in process: Contents.json against
-/// the icons the bag holds.
+/// The app icon set's Contents.json against the shape Xcode 26 writes, and
+/// the icon input's own verify stage.
 @Suite struct IconsStagesTests {
-    static let folder = "data/icons/AppIcon.appiconset"
+    static let folder = "data/\(AssetCatalog.appIconSet)"
 
-    static func contents(_ images: [(file: String, idiom: String, size: String, scale: String)]) -> Data {
-        JSON.encode(AssetCatalogContents(images: images.map {
-            AssetCatalogContents.Image(filename: $0.file, idiom: $0.idiom, scale: $0.scale, size: $0.size)
-        }))
+    /// Contents.json files written by Xcode 26 in a public project, as
+    /// they are there (reference data: their shape, not their code):
+    /// github.com/0x-noot/FitQuest at e215287308d96a59a9a5766e9f0fe8c2e0296163,
+    /// a project made with Xcode 26.2 (its project.pbxproj says
+    /// CreatedOnToolsVersion = 26.2, LastUpgradeCheck = 2620):
+    /// Assets.xcassets/AppIcon.appiconset/Contents.json (the single-size
+    /// icon with its dark and tinted slots; Xcode leaves out `filename` of
+    /// a slot with no picture yet) and Assets.xcassets/Contents.json.
+    static let xcode26AppIconSet = """
+        {
+          "images" : [
+            {
+              "filename" : "Fitogatchi_logo.png",
+              "idiom" : "universal",
+              "platform" : "ios",
+              "size" : "1024x1024"
+            },
+            {
+              "appearances" : [
+                {
+                  "appearance" : "luminosity",
+                  "value" : "dark"
+                }
+              ],
+              "idiom" : "universal",
+              "platform" : "ios",
+              "size" : "1024x1024"
+            },
+            {
+              "appearances" : [
+                {
+                  "appearance" : "luminosity",
+                  "value" : "tinted"
+                }
+              ],
+              "idiom" : "universal",
+              "platform" : "ios",
+              "size" : "1024x1024"
+            }
+          ],
+          "info" : {
+            "author" : "xcode",
+            "version" : 1
+          }
+        }
+        """
+    static let xcode26Catalog = """
+        {
+          "info" : {
+            "author" : "xcode",
+            "version" : 1
+          }
+        }
+        """
+
+    /// The keys of a JSON value, all the way down, with each leaf's type:
+    /// "images[].appearances[].value: string". Arrays' members merge.
+    static func shape(_ json: Any, _ path: String = "") -> Set<String> {
+        switch json {
+        case let object as [String: Any]:
+            return object.reduce(into: Set<String>()) { $0.formUnion(shape($1.value, path.isEmpty ? $1.key : "\(path).\($1.key)")) }
+        case let array as [Any]:
+            return array.reduce(into: Set<String>()) { $0.formUnion(shape($1, path + "[]")) }
+        case is String: return ["\(path): string"]
+        case is NSNumber: return ["\(path): number"]
+        default: return ["\(path): other"]
+        }
     }
 
-    @Test func eachNamedIconIsThereAtItsPixelSize() throws {
-        let list = Self.contents([("icon-40.png", "ipad", "20x20", "2x"), ("icon-1024.png", "ios-marketing", "1024x1024", "1x")])
-        let icon40 = try Imaging.Image.solid(width: 40, height: 40, ink: [10, 20, 30, 255]).pngData()
-        let store = try Imaging.Image.solid(width: 1024, height: 1024, ink: [10, 20, 30]).pngData()
-        var files = ["\(Self.folder)/Contents.json": list, "\(Self.folder)/icon-40.png": icon40, "\(Self.folder)/icon-1024.png": store]
-        #expect(IconsInput.verify(nil, in: DocumentStagesTests.bag(files)).isEmpty)
+    static func object(_ data: Data) throws -> Any { try JSONSerialization.jsonObject(with: data) }
 
-        files["\(Self.folder)/icon-40.png"] = try Imaging.Image.solid(width: 20, height: 20, ink: [10, 20, 30, 255]).pngData()
-        files["\(Self.folder)/icon-1024.png"] = try Imaging.Image.solid(width: 1024, height: 1024, ink: [10, 20, 30, 255]).pngData()
-        files["\(Self.folder)/stray.png"] = icon40
-        let problems = IconsInput.verify(nil, in: DocumentStagesTests.bag(files))
-        #expect(problems.map(\.path) == ["\(Self.folder)/icon-40.png", "\(Self.folder)/icon-1024.png", "\(Self.folder)/stray.png"])
-        #expect(problems[0].message.contains("20 x 20 px; Contents.json says 20x20 @2x = 40 px"))
-        #expect(problems[1].message.contains("alpha channel"))
-        #expect(problems[2].severity == .warning)
+    @Test func theIconSetHasTheShapeXcode26Writes() throws {
+        let settings = IconsInput.Settings(master: "m.png", dark: "d.png", tinted: "t.png", sizes: .single, idioms: [], background: nil)
+        let ours = JSON.encode(IconsInput.contents(settings, appearances: [.default, .dark, .tinted]))
+        let theirs = Data(Self.xcode26AppIconSet.utf8)
+        // Field for field: the same keys at every level, of the same types.
+        #expect(Self.shape(try Self.object(ours)) == Self.shape(try Self.object(theirs)))
+        let decoded = try JSONDecoder().decode(AssetCatalogContents.self, from: ours)
+        let reference = try JSONDecoder().decode(AssetCatalogContents.self, from: theirs)
+        // Entry by entry the same but for the file names (Xcode's dark and
+        // tinted slots are still empty; ours name a file each).
+        #expect(decoded.images?.map { var image = $0; image.filename = nil; return image }
+                == reference.images?.map { var image = $0; image.filename = nil; return image })
+        #expect(decoded.info.version == reference.info.version)
+        // Xcode writes keys sorted, as JSON.encode does, so a catalog Xcode
+        // has opened and saved again diffs quietly.
+        let text = String(decoding: ours, as: UTF8.self)
+        let dark = text[text.range(of: "\"appearances\"")!.lowerBound...]
+        let order = ["\"appearances\"", "\"filename\"", "\"idiom\"", "\"platform\"", "\"size\""].map { dark.range(of: $0)!.lowerBound }
+        #expect(order == order.sorted())
     }
 
-    @Test func aNamedIconMissingFromTheBagIsNamed() {
-        let list = Self.contents([("icon-40.png", "ipad", "20x20", "2x")])
-        let problems = IconsInput.verify(nil, in: DocumentStagesTests.bag(["\(Self.folder)/Contents.json": list]))
-        #expect(problems.map(\.message) == ["names icon-40.png, which is not in the bag"])
+    @Test func theCatalogAndItsFoldersHaveTheShapeXcode26Writes() throws {
+        let ours = JSON.encode(AssetCatalogContents.folder)
+        #expect(Self.shape(try Self.object(ours)) == Self.shape(try Self.object(Data(Self.xcode26Catalog.utf8))))
+    }
+
+    /// An image set at three scales as Xcode writes it, from
+    /// github.com/211this/Bridget-AI at 2b8b6f1bf45e165c0b10421963ad02e96d477838,
+    /// Assets.xcassets/Hearts.imageset/Contents.json (a project whose app
+    /// icon set has the dark and tinted entries of Xcode 16 and later; it
+    /// has no project.pbxproj to show the Xcode version).
+    static let xcodeImageSet = """
+        {
+          "images" : [
+            {
+              "filename" : "Hearts.png",
+              "idiom" : "universal",
+              "scale" : "1x"
+            },
+            {
+              "filename" : "Hearts 1.png",
+              "idiom" : "universal",
+              "scale" : "2x"
+            },
+            {
+              "filename" : "Hearts 2.png",
+              "idiom" : "universal",
+              "scale" : "3x"
+            }
+          ],
+          "info" : {
+            "author" : "xcode",
+            "version" : 1
+          }
+        }
+        """
+
+    @Test func theLaunchTextSetHasTheShapeXcodeWrites() throws {
+        let ours = JSON.encode(LaunchInput.textSetContents)
+        #expect(Self.shape(try Self.object(ours)) == Self.shape(try Self.object(Data(Self.xcodeImageSet.utf8))))
+        let decoded = try JSONDecoder().decode(AssetCatalogContents.self, from: ours)
+        #expect(decoded.images?.map(\.scale) == ["1x", "2x", "3x"] && decoded.images?.allSatisfy { $0.idiom == "universal" } == true)
+    }
+
+    @Test func theDefaultSetIsOneUniversalEntry() {
+        let settings = IconsInput.Settings(master: "m.png", dark: nil, tinted: nil, sizes: .single, idioms: [], background: nil)
+        #expect(IconsInput.contents(settings, appearances: [.default]).images
+                == [AssetCatalogContents.Image(filename: "AppIcon.png", idiom: "universal", platform: "ios", size: "1024x1024")])
+    }
+
+    @Test func bundleJsonListsWhatTheSetMustName() throws {
+        let list = JSON.encode(AssetCatalogContents(images: [IconAppearance.default.entry]))
+        let icon = try Imaging.Image.solid(width: 1024, height: 1024, ink: [10, 20, 30]).pngData()
+        let files = ["\(Self.folder)/Contents.json": list, "\(Self.folder)/AppIcon.png": icon]
+        let record = IconsInput.Record(master: "m.png", sha256: "", sizes: .single, idioms: ["universal"], flattenedOnto: nil,
+                                       icons: [.init(idiom: "universal", file: "AppIcon.png", pixels: 1024),
+                                               .init(idiom: "universal", appearance: "dark", file: "AppIcon-dark.png", pixels: 1024)])
+        #expect(IconsInput.verify(record, in: DocumentStagesTests.bag(files)).map(\.message)
+                == ["does not name AppIcon-dark.png, which bundle.json lists"])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import Imaging
 @testable import MCPackKit
 import Testing
@@ -19,11 +20,11 @@ import Testing
             files["data/launch/screens/\(screen).png"] = try png(w, h)
             files["data/launch/preview/\(screen).png"] = try png(w, h)
         }
-        let set = "data/launch/Launch.xcassets/LaunchText.imageset/"
+        let set = "data/\(AssetCatalog.launchSet(AssetCatalog.launchText))/"
         files[set + "LaunchText.png"] = try png(2, 1)
         files[set + "LaunchText@2x.png"] = try png(4, 2)
         files[set + "LaunchText@3x.png"] = try png(6, 3)
-        files["data/launch/Launch.xcassets/LaunchBackground.imageset/LaunchBackground.png"] = try png(8, 8)
+        files["data/\(AssetCatalog.launchSet(AssetCatalog.launchBackground))/LaunchBackground.png"] = try png(8, 8)
         return files
     }
 
@@ -41,6 +42,18 @@ import Testing
         #expect(LaunchInput.verify(Self.record, in: Self.bag(try Self.files())) == [])
     }
 
+    /// A bag made before the catalog kept the layers in
+    /// launch/Launch.xcassets; it verifies as it was made.
+    @Test func aBagOfTheEarlierLayoutPasses() throws {
+        var files: [String: Data] = [:]
+        for (path, data) in try Self.files() {
+            files[path.replacingOccurrences(of: "data/\(AssetCatalog.folder)/", with: "data/launch/Launch.xcassets/")] = data
+        }
+        #expect(LaunchInput.verify(Self.record, in: Self.bag(files)) == [])
+        files["data/launch/Launch.xcassets/LaunchText.imageset/LaunchText@2x.png"] = try Self.png(5, 2)
+        #expect(LaunchInput.verify(Self.record, in: Self.bag(files)).map(\.path) == ["data/launch/Launch.xcassets/LaunchText.imageset/LaunchText@2x.png"])
+    }
+
     @Test func aMissingOrMisSizedScreenIsNamed() throws {
         var files = try Self.files()
         files["data/launch/preview/6x8.png"] = nil
@@ -54,9 +67,9 @@ import Testing
 
     @Test func textScalesMustAgree() throws {
         var files = try Self.files()
-        files["data/launch/Launch.xcassets/LaunchText.imageset/LaunchText@2x.png"] = try Self.png(5, 2)
+        files["data/\(AssetCatalog.launchSet(AssetCatalog.launchText))/LaunchText@2x.png"] = try Self.png(5, 2)
         let problems = LaunchInput.verify(Self.record, in: Self.bag(files))
-        #expect(problems.map(\.path) == ["data/launch/Launch.xcassets/LaunchText.imageset/LaunchText@2x.png"])
+        #expect(problems.map(\.path) == ["data/\(AssetCatalog.launchSet(AssetCatalog.launchText))/LaunchText@2x.png"])
         #expect(problems.first?.message.contains("should be 4 x 2") == true)
     }
 

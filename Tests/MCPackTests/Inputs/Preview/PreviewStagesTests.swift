@@ -36,7 +36,7 @@ import Testing
         files["data/clauses.json"] = JSON.encode(ClausesDocument(master: PixelSize(width: 600, height: 400), categories: file.categories, clauses: file.clauses))
         files["data/categories.json"] = JSON.encode(CategoriesDocument(file.categories))
         files["data/bundle.json"] = JSON.encode(["components": ["document": record]])
-        for path in ["data/categories/1.png", "data/categories/2.png", "data/document/master.dzi", "data/HANDOVER.md"] {
+        for path in ["data/" + AssetCatalog.categoryImagePath(1), "data/" + AssetCatalog.categoryImagePath(2), "data/document/master.dzi", "data/HANDOVER.md"] {
             files[path] = Data("x".utf8)
         }
         var contents = BagContents()
@@ -111,10 +111,10 @@ import Testing
     }
 
     @Test func aFileThePageRefersToMustBeInTheBag() throws {
-        let problems = PreviewInput.verify(nil, in: Self.bag(try Self.render(Self.data()), leaving: ["data/categories/2.png", "data/preview/style.css"]))
+        let problems = PreviewInput.verify(nil, in: Self.bag(try Self.render(Self.data()), leaving: ["data/" + AssetCatalog.categoryImagePath(2), "data/preview/style.css"]))
         #expect(problems.map(\.description) == [
             "data/preview/index.html: preview-files: refers to style.css (data/preview/style.css), which is not in the bag",
-            "data/preview/index.html: preview-files: refers to ../categories/2.png (data/categories/2.png), which is not in the bag",
+            "data/preview/index.html: preview-files: refers to ../\(AssetCatalog.categoryImagePath(2)) (data/\(AssetCatalog.categoryImagePath(2))), which is not in the bag",
         ])
     }
 
@@ -132,12 +132,15 @@ import Testing
     }
 
     @Test func everyIconOfTheCatalogIsOnThePage() throws {
-        let icons = AppIconSet(contents: IconsInput.contents(["ipad"]))
+        let settings = IconsInput.Settings(master: "m.png", dark: "d.png", tinted: "t.png", sizes: .single, idioms: [], background: nil)
+        let icons = AppIconSet(contents: IconsInput.contents(settings, appearances: IconAppearance.allCases))
         var files = try Self.render(Self.data(), icons: icons)
-        for image in icons.contents.images { files["data/icons/AppIcon.appiconset/\(image.filename!)"] = Data("x".utf8) }
+        for image in icons.contents.images ?? [] { files["data/\(AssetCatalog.appIconSet)/\(image.filename!)"] = Data("x".utf8) }
         #expect(PreviewInput.verify(nil, in: Self.bag(files)) == [])
-        files["data/icons/AppIcon.appiconset/AppIcon-extra@2x.png"] = Data("x".utf8)
-        #expect(PreviewInput.verify(nil, in: Self.bag(files)).map(\.message) == ["does not show data/icons/AppIcon.appiconset/AppIcon-extra@2x.png"])
+        let page = String(decoding: try #require(files["data/preview/index.html"]), as: UTF8.self)
+        for appearance in ["default", "dark", "tinted"] { #expect(page.contains("class=\"appearance-\(appearance)\""), "\(appearance)") }
+        files["data/\(AssetCatalog.appIconSet)/AppIcon-extra@2x.png"] = Data("x".utf8)
+        #expect(PreviewInput.verify(nil, in: Self.bag(files)).map(\.message) == ["does not show data/\(AssetCatalog.appIconSet)/AppIcon-extra@2x.png"])
     }
 
     @Test func aListedPageThatIsMissingIsAProblem() {

@@ -1,0 +1,132 @@
+import Foundation
+import MCPackSchema
+import Imaging
+
+/// `[icon] composer`: an Icon Composer document (`AppIcon.icon`) taken as
+/// it is, for Xcode 26 and iOS 26, beside the catalog (data/AppIcon.icon,
+/// where an Xcode project keeps it next to Assets.xcassets). Its name must
+/// be the app icon set's, `AppIcon`: Xcode 26 then uses the document on
+/// iOS 26 and the set on earlier systems, and `CFBundleIconName` names
+/// both. Every layer icon.json names must be in its Assets/ folder; every
+/// picture layer goes through the import every picture does.
+enum IconComposer {
+    struct Plan: Sendable {
+        /// The document's folder in the project.
+        var folder: String
+        /// Its files, relative to the folder, with the bytes to ship:
+        /// icon.json as it is, pictures as they are or converted to sRGB.
+        var files: [(path: String, data: Data, source: SourceFile)]
+        var layers: [Record.Layer]
+    }
+
+    struct Record: Codable, Sendable, Equatable {
+        struct Layer: Codable, Sendable, Equatable {
+            /// Under the document's Assets/.
+            var image: String
+            var sha256: String
+            /// What was done to a picture layer; absent for a vector (SVG)
+            /// layer, which is shipped as it is.
+            var picture: PictureImport.Record?
+        }
+
+        var document: String
+        var sha256: String
+        var layers: [Layer]
+    }
+
+    /// Its name in the bundle, as Xcode and CFBundleIconName read it.
+    static let bundleFolder = "\(AssetCatalog.appIconName).icon"
+
+    static func check(_ folder: String, env: CheckEnvironment) -> Plan? {
+        let name = (folder as NSString).lastPathComponent
+        guard name.hasSuffix(".icon") else {
+            env.problem(folder, "is not an Icon Composer document: its name must end in .icon (Xcode 26 saves AppIcon.icon)")
+            return nil
+        }
+        let base = String(name.dropLast(5))
+        var ok = true
+        if base != AssetCatalog.appIconName {
+            env.problem(folder, "is named \(base); it must be \(AssetCatalog.appIconName).icon, the name of the app icon set it stands beside, so that CFBundleIconName = \(AssetCatalog.appIconName) names both (rename the document)")
+            ok = false
+        }
+        let jsonPath = "\(folder)/icon.json"
+        guard let (json, jsonSource) = env.read(jsonPath) else { return nil }
+        let document: IconComposerDocument
+        do {
+            document = try JSONDecoder().decode(IconComposerDocument.self, from: json)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            env.problem(jsonPath, "not well-formed JSON; save the document again in Icon Composer")
+            return nil
+        } catch {
+            env.problem(jsonPath, "not an Icon Composer document's icon.json: \(JSON.describe(error))")
+            return nil
+        }
+        var files: [(path: String, data: Data, source: SourceFile)] = [("icon.json", json, jsonSource)]
+        var layers: [Record.Layer] = []
+        var seen = Set<String>()
+        for (location, layer) in document.layers {
+            guard let image = layer.imageName else { continue }
+            let relative = "\(IconComposerDocument.assetsFolder)/\(image)"
+            let path = "\(folder)/\(relative)"
+            guard !image.contains("/"), !image.hasPrefix("."), FileManager.default.fileExists(atPath: env.project.url(path).path) else {
+                env.problem(jsonPath, "\(location) (layer \"\(layer.name ?? "")\") names the picture \"\(image)\", which is not in \(folder)/\(IconComposerDocument.assetsFolder)/")
+                ok = false
+                continue
+            }
+            guard seen.insert(image).inserted else { continue }
+            guard let (data, source) = env.read(path) else { ok = false; continue }
+            if image.lowercased().hasSuffix(".svg") {
+                guard String(decoding: data.prefix(512), as: UTF8.self).contains("<svg") else {
+                    env.problem(path, "is not an SVG picture (no <svg element at its start)")
+                    ok = false
+                    continue
+                }
+                files.append((relative, data, source))
+                layers.append(Record.Layer(image: image, sha256: source.sha256))
+                continue
+            }
+            guard let (shipped, picture) = picture(data, path: path, env: env) else { ok = false; continue }
+            files.append((relative, shipped, source))
+            layers.append(Record.Layer(image: image, sha256: source.sha256, picture: picture))
+        }
+        if layers.isEmpty && ok {
+            env.problem(jsonPath, "names no layer picture; an Icon Composer document needs at least one")
+            ok = false
+        }
+        return ok ? Plan(folder: folder, files: files, layers: layers) : nil
+    }
+
+    /// A picture layer read and imported as every picture is: shipped as it
+    /// is when already 8-bit sRGB and upright, else as a PNG converted.
+    private static func picture(_ data: Data, path: String, env: CheckEnvironment) -> (Data, PictureImport.Record)? {
+        if let problem = ImageFileCheck.problem(in: data) {
+            env.problem(path, problem)
+            return nil
+        }
+        let image: Image
+        do {
+            image = try Image(data: data)
+            try image.decodeAll()
+        } catch {
+            env.problem(path, "not a readable image (\(error)); Icon Composer layers are PNG or SVG")
+            return nil
+        }
+        guard image.format == "png" else {
+            env.problem(path, "is \(image.format ?? "not an image") data; Icon Composer layers are PNG or SVG")
+            return nil
+        }
+        guard let checked = PictureImport.check(image, path: path, env: env) else { return nil }
+        do {
+            let (converted, record) = try PictureImport.converted(image, checked)
+            return (checked.unchanged ? data : try converted.pngData(), record)
+        } catch {
+            env.problem(path, "cannot be converted to sRGB: \(error)")
+            return nil
+        }
+    }
+
+    /// The document's files as payload, beside the catalog.
+    static func payload(_ plan: Plan) -> [PayloadFile] {
+        plan.files.map { PayloadFile(path: "\(bundleFolder)/\($0.path)", bytes: $0.data) }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import MCPackSchema
+import Imaging
+
+/// The bundle's asset catalog (data/Assets.xcassets) as Xcode reads it,
+/// whichever input made each of its sets. Each rule has a stable name:
+///
+/// - `catalog-contents`: the catalog, and every folder and set in it, has
+///   a Contents.json in Xcode's shape; every file it names is there; every
+///   file in a set is named by its Contents.json;
+/// - `catalog-sizes`: every named picture has the size its entry claims (an
+///   app icon's points times its scale; an image set's @2x and @3x twice
+///   and three times its @1x);
+/// - `catalog-appearances`: appearances are luminosity light, dark or
+///   tinted, at most one entry per slot and appearance, and the app icon's
+///   dark and tinted entries are its universal 1024 pt ones;
+/// - `catalog-tinted`: a tinted picture is greyscale;
+/// - `catalog-alpha`: no alpha where Apple forbids it (the app icon's
+///   default and tinted appearances, the App Store icon).
+enum AssetCatalogRules {
+    static let root = "data/\(AssetCatalog.folder)/"
+
+    static func check(_ bag: BagView) -> [Problem] {
+        let paths = bag.files.keys.filter { $0.hasPrefix(root) }.sorted()
+        guard !paths.isEmpty else { return [] }
+        var problems: [Problem] = []
+        if bag.files[root + "Contents.json"] == nil {
+            problems.append(Problem(root + "Contents.json", "catalog-contents", "missing; Xcode reads a catalog by its Contents.json"))
+        }
+        // Every folder in the catalog: sets (.appiconset, .imageset,
+        // .colorset) and plain folders.
+        var folders = Set<String>()
+        for path in paths {
+            var folder = (path as NSString).deletingLastPathComponent
+            while folder.count + 1 > root.count, folder + "/" != root {
+                folders.insert(folder)
+                folder = (folder as NSString).deletingLastPathComponent
+            }
+        }
+        for path in paths where path.hasSuffix("/Contents.json") {
+            _ = bag.decode(AssetCatalogContents.self, path, rule: "catalog-contents", &problems)
+        }
+        for folder in folders.sorted() {
+            let contentsPath = folder + "/Contents.json"
+            guard bag.files[contentsPath] != nil else {
+                problems.append(Problem(contentsPath, "catalog-contents", "missing; Xcode needs one in every folder and set of a catalog"))
+                continue
+            }
+            let isSet = [".appiconset", ".imageset"].contains { folder.hasSuffix($0) }
+            var ignored: [Problem] = []
+            guard let contents = bag.decode(AssetCatalogContents.self, contentsPath, rule: "catalog-contents", &ignored) else { continue }
+            if isSet {
+                problems += checkSet(folder, contents, appIcon: folder.hasSuffix(".appiconset"), in: bag)
+            } else if contents.images != nil {
+                problems.append(Problem(contentsPath, "catalog-contents", "lists images, but \((folder as NSString).lastPathComponent) is a folder, not a set"))
+            }
+        }
+        return problems
+    }
+
+    /// One set's Contents.json against its files.
+    static func checkSet(_ folder: String, _ contents: AssetCatalogContents, appIcon: Bool, in bag: BagView) -> [Problem] {
+        let contentsPath = folder + "/Contents.json"
+        var problems: [Problem] = []
+        guard let images = contents.images else {
+            return [Problem(contentsPath, "catalog-contents", "has no \"images\" list")]
+        }
+        var named = Set<String>()
+        var slots = Set<String>()
+        var base: [String: (width: Int, height: Int)] = [:]
+        for (index, image) in images.enumerated() {
+            let entry = "images[\(index)]"
+            let appearance = image.appearances ?? []
+            for item in appearance where item.appearance != "luminosity" || !["light", "dark", "tinted"].contains(item.value) {
+                problems.append(Problem(contentsPath, "catalog-appearances",
+                                        "\(entry) has the appearance \(item.appearance) = \(item.value); expected luminosity light, dark or tinted"))
+            }
+            if appearance.count > 1 {
+                problems.append(Problem(contentsPath, "catalog-appearances", "\(entry) has \(appearance.count) appearances; an entry has one"))
+            }
+            let slot = [image.idiom ?? "", image.platform ?? "", image.size ?? "", image.scale ?? "", image.appearanceName].joined(separator: "|")
+            if !slots.insert(slot).inserted {
+                problems.append(Problem(contentsPath, "catalog-appearances", "\(entry) repeats the slot of an earlier entry (\(describe(image)))"))
+            }
+            if appIcon && image.appearanceName != "default" && (image.idiom != "universal" || image.size != "1024x1024") {
+                problems.append(Problem(contentsPath, "catalog-appearances",
+                                        "\(entry) is a \(image.appearanceName) icon of \(describe(image)); Xcode takes dark and tinted icons as universal 1024x1024 entries"))
+            }
+            guard let filename = image.filename else { continue }
+            let file = "\(folder)/\(filename)"
+            named.insert(file)
+            guard let bagFile = bag.files[file] else {
+                problems.append(Problem(contentsPath, "catalog-contents", "\(entry) names \(filename), which is not in the bag"))
+                continue
+            }
+            guard let bytes = bagFile.data ?? bagFile.head, let picture = try? Image(data: bytes) else {
+                if !bagFile.damaged { problems.append(Problem(file, "catalog-contents", "not a readable image")) }
+                continue
+            }
+            let scale = Int((image.scale ?? "1x").dropLast()) ?? 1
+            if let size = image.size {
+                let points = size.split(separator: "x").compactMap { Double($0) }
+                if points.count == 2 {
+                    let want = (Int((points[0] * Double(scale)).rounded()), Int((points[1] * Double(scale)).rounded()))
+                    if picture.width != want.0 || picture.height != want.1 {
+                        problems.append(Problem(file, "catalog-sizes",
+                                                "is \(picture.width) x \(picture.height) px; Contents.json says \(size) @\(scale)x = \(want.0) x \(want.1) px"))
+                    }
+                }
+            } else {
+                // An image set: each scale is that multiple of the @1x, to
+                // within the rounding of making the smaller from the larger.
+                let key = image.appearanceName + "|" + (image.idiom ?? "")
+                if scale == 1 {
+                    base[key] = (picture.width, picture.height)
+                } else if let one = base[key], abs(one.width * scale - picture.width) >= scale || abs(one.height * scale - picture.height) >= scale {
+                    problems.append(Problem(file, "catalog-sizes",
+                                            "is \(picture.width) x \(picture.height) px at \(scale)x; the 1x file is \(one.width) x \(one.height) px, so it should be about \(one.width * scale) x \(one.height * scale)"))
+                }
+            }
+            let appearanceName = image.appearanceName
+            if appearanceName == "tinted" && picture.bands > 2 {
+                problems.append(Problem(file, "catalog-tinted", "has \(picture.bands) colour bands; a tinted icon is greyscale"))
+            }
+            if appIcon && picture.hasAlpha && (appearanceName == "default" || appearanceName == "tinted" || image.idiom == "ios-marketing") {
+                let why = appearanceName == "tinted" ? "the tinted icon is an opaque grey picture" : "the App Store rejects an icon with transparency (ITMS-90717)"
+                problems.append(Problem(file, "catalog-alpha", "has an alpha channel; \(why)"))
+            }
+        }
+        for file in bag.files.keys.sorted() where file.hasPrefix(folder + "/") && file != contentsPath && !named.contains(file) {
+            problems.append(Problem(file, "catalog-contents", "not named in \((folder as NSString).lastPathComponent)/Contents.json; Xcode warns of unassigned files"))
+        }
+        return problems
+    }
+
+    private static func describe(_ image: AssetCatalogContents.Image) -> String {
+        [image.idiom, image.platform, image.size, image.scale].compactMap { $0 }.joined(separator: " ")
+    }
+}
