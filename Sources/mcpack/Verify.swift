@@ -48,6 +48,14 @@ struct Verify: AsyncParsableCommand {
     @Flag(name: .customLong("allow-fetch"), help: "Accept a bag whose fetch.txt names files not yet in it (a warning, not a problem): they come later.")
     var allowFetch = false
 
+    @Option(name: .customLong("public-key"), help: ArgumentHelp(
+        "Check the signature beside the archive first: a minisign public key (file or its base64 line) checks ARCHIVE.minisig; an OpenSSH Ed25519 public key or allowed_signers line checks ARCHIVE.sig.",
+        valueName: "key"))
+    var publicKey: String?
+
+    @Option(name: .long, help: ArgumentHelp("Who the OpenSSH key belongs to, when --public-key does not say (an allowed_signers line does).", valueName: "name"))
+    var identity: String?
+
     @Flag(name: .customLong("strict"), help: "Exit 1 on warnings too (what RFC 8493 says a bag SHOULD do).")
     var strict = false
 
@@ -58,10 +66,15 @@ struct Verify: AsyncParsableCommand {
         limits.maxEntryBytes = maxEntryBytes
         limits.maxEntries = maxEntries
         limits.maxRatio = maxRatio
-        let report: VerifyReport
+        var report: VerifyReport
         do {
             if let archive {
+                // The signature first: whether to trust the rest rests on it.
+                let signatures = try publicKey.map { [try SignatureCheck.check(archive: archive, publicKey: $0, identity: identity)] }
+                    ?? SignatureCheck.present(archive)
+                if !console.json { printSignatures(signatures, console: console) }
                 report = try Verifier.verify(archive, limits: limits, allowFetch: allowFetch)
+                report.add(signatures: signatures)
             } else {
                 report = try await ProjectVerifier.verify(configPath: project.config, limits: limits)
             }
@@ -71,7 +84,7 @@ struct Verify: AsyncParsableCommand {
         if console.json {
             console.emit(report)
         } else {
-            for problem in report.problems {
+            for problem in report.problems where problem.rule != "signature" {
                 let label = problem.severity == .error ? console.paint("error:", "1;31") : console.paint("warning:", "1;33")
                 let line = "\(label) \(problem)"
                 if problem.severity == .warning { console.err(line) } else { console.out(line) }
@@ -86,5 +99,22 @@ struct Verify: AsyncParsableCommand {
             }
         }
         if !report.ok || (strict && !report.problems.isEmpty) { throw ExitCode(1) }
+    }
+}
+
+/// The signature lines, before the bag is read: who signed and what the
+/// trusted comment says, or why it does not check.
+private func printSignatures(_ signatures: [SignatureReport], console: Console) {
+    for signature in signatures {
+        let name = (signature.file as NSString).lastPathComponent
+        if !signature.checked {
+            console.out("signature: \(name) present, not checked (give --public-key to check it)")
+        } else if signature.valid {
+            console.out("\(console.paint("signature good:", "1;32")) \(name), signed by \(signature.signer ?? "?")")
+            if let comment = signature.trustedComment { console.out("trusted comment: \(comment)") }
+        } else {
+            console.out("\(console.paint("error:", "1;31")) \(name): signature: \(signature.problem ?? "does not check")")
+            if let comment = signature.trustedComment { console.out("untrusted, as the signature failed: \(comment)") }
+        }
     }
 }

@@ -12,8 +12,11 @@ public struct VerifyReport: Sendable, Encodable {
     public var target: String
     public var problems: [Problem]
     public var stats: Stats
+    /// The detached signatures beside the archive: checked with
+    /// `--public-key`, else only found.
+    public var signatures: [SignatureReport] = []
 
-    enum CodingKeys: String, CodingKey { case ok, target, problems, stats }
+    enum CodingKeys: String, CodingKey { case ok, target, problems, stats, signatures }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -21,6 +24,17 @@ public struct VerifyReport: Sendable, Encodable {
         try container.encode(target, forKey: .target)
         try container.encode(problems, forKey: .problems)
         try container.encode(stats, forKey: .stats)
+        if !signatures.isEmpty { try container.encode(signatures, forKey: .signatures) }
+    }
+
+    /// Puts the signature's findings first: a signature that fails is the
+    /// first thing a receiver must hear.
+    public mutating func add(signatures found: [SignatureReport]) {
+        signatures = found
+        let failed = found.filter { $0.checked && !$0.valid }.map {
+            Problem(($0.file as NSString).lastPathComponent, "signature", $0.problem ?? "does not check")
+        }
+        problems.insert(contentsOf: failed, at: 0)
     }
 }
 
