@@ -56,6 +56,11 @@ struct Verify: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Who the OpenSSH key belongs to, when --public-key does not say (an allowed_signers line does).", valueName: "name"))
     var identity: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Also check the bag against this BagIt profile (BagIt Profiles 1.4.0 JSON): bag-info.txt fields and values, manifest algorithms, fetch.txt, serialization, BagIt version, required and allowed tag and payload files. mcpack's own is docs/mcpack-bagit-profile.json, and bagit-profile.json in every bag it builds.",
+        valueName: "file"))
+    var profile: String?
+
     @Flag(name: .customLong("strict"), help: "Exit 1 on warnings too (what RFC 8493 says a bag SHOULD do).")
     var strict = false
 
@@ -73,9 +78,11 @@ struct Verify: AsyncParsableCommand {
                 let signatures = try publicKey.map { [try SignatureCheck.check(archive: archive, publicKey: $0, identity: identity)] }
                     ?? SignatureCheck.present(archive)
                 if !console.json { printSignatures(signatures, console: console) }
-                report = try Verifier.verify(archive, limits: limits, allowFetch: allowFetch)
+                let bagProfile = try profile.map(ProfileRules.load)
+                report = try Verifier.verify(archive, limits: limits, allowFetch: allowFetch, profile: bagProfile)
                 report.add(signatures: signatures)
             } else {
+                if profile != nil { throw ValidationError("--profile checks an archive or bag: give its path") }
                 report = try await ProjectVerifier.verify(configPath: project.config, limits: limits)
             }
         } catch {
@@ -91,7 +98,7 @@ struct Verify: AsyncParsableCommand {
             }
             let errors = report.problems.filter { $0.severity == .error }.count
             let warnings = report.problems.count - errors
-            let size = "\(report.stats.files) files, \(formatBytes(Int(report.stats.bytes)))"
+            let size = "\(report.stats.files) files, \(formatBytes(Int(report.stats.bytes)))" + (report.profile.map { ", profile \($0)" } ?? "")
             if errors == 0 {
                 console.out("\(console.paint("valid", "1;32")): \(report.target) (\(size)\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : ""))")
             } else {

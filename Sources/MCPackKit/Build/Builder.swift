@@ -148,13 +148,14 @@ public enum Builder {
         payload.append(PayloadFile(path: "bundle.json", bytes: JSON.encode(bundle)))
 
         let bag = try Bag.assemble(top: config.stem, payload: payload, info: [
+            ("BagIt-Profile-Identifier", BagItProfile.mcpackBundleIdentifier),
             ("Bag-Software-Agent", "mcpack \(MCPackVersion.current)"),
             ("Bagging-Date", isoDate(mtime, time: false)),
             ("Bundle-Name", config.name),
             ("Bundle-Version", config.version.text),
             ("External-Description", config.title),
             ("Source-Date", isoDate(mtime, time: true)),
-        ])
+        ], tags: [(BagItProfile.tagFileName, JSON.encode(BagItProfile.mcpackBundle))])
 
         let finalURL = archiveURL(project, output: options.output)
         let folder = finalURL.deletingLastPathComponent()
