@@ -137,8 +137,10 @@ public enum Builder {
         let config = project.config
         let sources = sortedSources(project, Array(checked.sources.values))
         var payload = made.flatMap(\.payload)
-        let rendered = try TemplateSet.load("bundle").render(
-            BundleTemplateContext(project, needs: needs, sources: sources, sourceDate: isoDate(mtime, time: true)))
+        let bundleTemplates = try TemplateSet.load("bundle")
+        let rendered = bundleTemplates.render(
+            BundleTemplateContext(project, needs: needs, sources: sources, sourceDate: isoDate(mtime, time: true),
+                                  made: made.flatMap(\.handover), rendered: bundleTemplates.templates.map(\.path)))
         payload += rendered.map { PayloadFile(path: $0.path, bytes: $0.data) }
         let bundle = BundleFile(
             mcpack: MCPackVersion.current,

@@ -39,6 +39,15 @@ struct BundleTemplateContext {
         var sha256: String
     }
 
+    /// A row of HANDOVER.md's "What is inside": a file or folder under data/.
+    struct ContentItem {
+        var path: String
+        /// "" where not known while the page is made (bundle.json, the page).
+        var files: String
+        var size: String
+        var purpose: String
+    }
+
     var name: String
     var version: String
     var title: String
@@ -53,6 +62,9 @@ struct BundleTemplateContext {
     var categories: [CategoryItem]
     var clauses: [ClauseItem]
     var inputs: [InputItem]
+    var contents: [ContentItem]
+    var profileIdentifier = BagItProfile.mcpackBundleIdentifier
+    var profileFile = BagItProfile.tagFileName
 
     /// What the templates show of the inputs, gathered from the facts their
     /// checks published, as an input's `Needs` is.
@@ -66,7 +78,9 @@ struct BundleTemplateContext {
         }
     }
 
-    init(_ project: Project, needs: Needs, sources: [SourceFile], sourceDate: String) {
+    /// `made`: what each input described of its part (counted); `rendered`:
+    /// the files the bundle's templates make, relative to data/.
+    init(_ project: Project, needs: Needs, sources: [SourceFile], sourceDate: String, made: [HandoverRow], rendered: [String]) {
         let (list, master) = (needs.clauses, needs.master)
         let config = project.config
         let file = list.file
@@ -98,5 +112,22 @@ struct BundleTemplateContext {
                 })
         }
         inputs = sources.map { InputItem(path: $0.path, sha256: $0.sha256) }
+        contents = Self.contents(made: made, rendered: rendered)
+    }
+
+    /// The inputs' parts, then bundle.json and the templates' files, in
+    /// path order as the bag lists them.
+    static func contents(made: [HandoverRow], rendered: [String]) -> [ContentItem] {
+        var items = made.map { ContentItem(path: $0.path, files: "\($0.files)", size: HandoverRow.sizeText($0.bytes), purpose: $0.purpose) }
+        items.append(ContentItem(path: BundleJSON.path.replacingOccurrences(of: "data/", with: ""), files: "1", size: "—",
+                                 purpose: "what was built, from which inputs (each with its SHA-256 and size), with which settings, and what was done to each picture"))
+        let known = [
+            "HANDOVER.md": "this page",
+            "app/ClauseData.swift": "the clause data as Swift source, for an app that keeps its text in code",
+        ]
+        for path in rendered {
+            items.append(ContentItem(path: path, files: "1", size: "—", purpose: known[path] ?? "rendered from the bundle templates (Templates/bundle)"))
+        }
+        return items.sorted { $0.path.precedesInByteOrder($1.path) }
     }
 }
