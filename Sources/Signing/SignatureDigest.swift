@@ -90,6 +90,11 @@ public enum Scrypt {
         let n = UInt64(1) << UInt64(logN)
         // What scrypt needs (128·r·N for V, 128·r·p for B), with room over it.
         let needed = 128 * UInt64(r) * (n + UInt64(p) + 2)
+        // minisign's own keys ask for 1 GiB; a key file asking for far more
+        // (or for days of work) is damaged or hostile, not to be obeyed.
+        guard needed <= 8 << 30, UInt64(p) * n <= 1 << 26 else {
+            throw SigningError("the key asks scrypt for N=2^\(logN), r=\(r), p=\(p) (\(needed >> 20) MiB): far beyond what minisign writes; refused")
+        }
         var out = [UInt8](repeating: 0, count: length)
         let ok = password.withUnsafeBufferPointer { pw in
             pw.withMemoryRebound(to: CChar.self) { pwc in

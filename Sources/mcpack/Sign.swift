@@ -81,10 +81,10 @@ enum PasswordSource {
         if isTerminal {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(tty, TCSAFLUSH, &quiet)
+            tcsetattr(tty, TCSANOW, &quiet)
         }
         defer {
-            if isTerminal { tcsetattr(tty, TCSAFLUSH, &saved) }
+            if isTerminal { tcsetattr(tty, TCSANOW, &saved) }
             _ = "\n".withCString { write(tty, $0, 1) }
         }
         var bytes: [UInt8] = []

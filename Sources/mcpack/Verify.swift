@@ -23,6 +23,13 @@ struct Verify: AsyncParsableCommand {
             A bag with a fetch.txt whose files are not all present is incomplete: an \
             error, or with --allow-fetch a warning.
 
+            With --public-key, the signature beside the archive (ARCHIVE.minisig for a \
+            minisign key, ARCHIVE.sig for an OpenSSH key) is checked first: who signed \
+            and the trusted comment are printed, and a missing, damaged or mismatched \
+            signature is a problem (rule `signature`). Without it, a signature beside \
+            the archive is reported as present, not checked. With --profile, the bag is \
+            also checked against that BagIt profile (rules `profile-...`).
+
             Prints every problem as `entry: rule: message`, with the RFC 8493 section \
             of BagIt rules. Exit 0 valid (warnings allowed, unless --strict), 1 problems \
             found, 2 could not verify.
@@ -82,7 +89,9 @@ struct Verify: AsyncParsableCommand {
                 report = try Verifier.verify(archive, limits: limits, allowFetch: allowFetch, profile: bagProfile)
                 report.add(signatures: signatures)
             } else {
-                if profile != nil { throw ValidationError("--profile checks an archive or bag: give its path") }
+                if profile != nil || publicKey != nil {
+                    throw ValidationError("--profile and --public-key check an archive or bag: give its path")
+                }
                 report = try await ProjectVerifier.verify(configPath: project.config, limits: limits)
             }
         } catch {

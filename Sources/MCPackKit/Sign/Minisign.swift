@@ -48,6 +48,7 @@ enum Minisign {
         let bytes = [UInt8](blob)
         // sig_alg 2, kdf_alg 2, chk_alg 2, salt 32, opslimit 8, memlimit 8,
         // then keynum 8, secret key 64 (seed and public key), checksum 32.
+        if bytes.count == 42 { throw FileError(path: file, message: "a minisign public key: sign with the secret key (minisign -G wrote both)") }
         guard bytes.count == 158 else { throw FileError(path: file, message: "a minisign secret key is 158 bytes; this one is \(bytes.count) (cut short or damaged)") }
         guard Array(bytes[0..<2]) == keyAlgorithm else { throw FileError(path: file, message: "not an Ed25519 minisign key") }
         let kdf = Array(bytes[2..<4])
@@ -57,7 +58,12 @@ enum Minisign {
             let ops = littleEndian(bytes[38..<46])
             let mem = littleEndian(bytes[46..<54])
             let typed = try password()
-            let stream = try Scrypt.derive(password: Array(typed.utf8), salt: salt, opsLimit: ops, memLimit: mem, length: secret.count)
+            let stream: [UInt8]
+            do {
+                stream = try Scrypt.derive(password: Array(typed.utf8), salt: salt, opsLimit: ops, memLimit: mem, length: secret.count)
+            } catch {
+                throw FileError(path: file, message: error.message)
+            }
             for index in secret.indices { secret[index] ^= stream[index] }
         } else if kdf != [0, 0] {
             throw FileError(path: file, message: "the key is protected with a method mcpack does not know (\(String(decoding: kdf, as: UTF8.self)))")

@@ -27,8 +27,9 @@ public enum SignatureCheck {
     static let suffixes = [(".minisig", "minisign"), (".sig", "sshsig")]
 
     /// Signatures beside `archive`, reported present and unchecked.
-    public static func present(_ archive: String) -> [SignatureReport] {
-        suffixes.compactMap { suffix, format in
+    public static func present(_ path: String) -> [SignatureReport] {
+        let archive = trimmed(path)
+        return suffixes.compactMap { suffix, format in
             FileManager.default.fileExists(atPath: archive + suffix)
                 ? SignatureReport(file: archive + suffix, format: format, checked: false, valid: false) : nil
         }
@@ -39,7 +40,8 @@ public enum SignatureCheck {
     /// key belongs to, when the key text does not say. Throws (exit 2) only
     /// when the key cannot be read; a missing, damaged or wrong signature
     /// is a report with `valid` false.
-    public static func check(archive: String, publicKey: String, identity: String? = nil) throws -> SignatureReport {
+    public static func check(archive path: String, publicKey: String, identity: String? = nil) throws -> SignatureReport {
+        let archive = trimmed(path)
         let (keyText, keyName) = keyText(publicKey)
         if SSHSignature.isPublicKey(keyText) {
             var key = try SSHSignature.readPublicKey(keyText, file: keyName)
@@ -54,6 +56,11 @@ public enum SignatureCheck {
         }
         let key = try Minisign.readPublicKey(keyText, file: keyName)
         return checkMinisign(archive: archive, key: key)
+    }
+
+    /// A folder given as `bag/` has its signature at `bag.minisig`.
+    private static func trimmed(_ path: String) -> String {
+        path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
     private static func keyText(_ argument: String) -> (String, String) {

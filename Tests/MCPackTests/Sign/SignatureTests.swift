@@ -176,6 +176,13 @@ struct SignatureTests {
         #expect(none.status == 2)
         #expect(none.stdout.contains("e.key: the key is encrypted and there is no terminal to ask its password on: set MCPACK_KEY_PASSWORD"), "\(none.stdout)")
 
+        // Asked on the terminal (a pty that script(1) makes, fed the password).
+        let asked = try built.shell("unset MCPACK_KEY_PASSWORD; printf 'horse battery\\n' | script -qec \"'\(MCPackBinary.url.path)' sign \(built.archive) --key e.key\" /dev/null")
+        #expect(asked.status == 0, "\(asked.stdout)")
+        #expect(asked.stdout.contains("Password for e.key: "), "\(asked.stdout)")
+        #expect(try built.shell("minisign -Vm \(built.archive) -p e.pub").status == 0)
+        try FileManager.default.removeItem(at: built.url(built.archive + ".minisig"))
+
         let right = try built.run(["sign", built.archive, "--key", "e.key"], environment: ["MCPACK_KEY_PASSWORD": "horse battery"])
         #expect(right.status == 0, "\(right.stderr)")
         let theirs = try built.shell("minisign -Vm \(built.archive) -p e.pub")
