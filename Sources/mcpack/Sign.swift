@@ -74,8 +74,7 @@ enum PasswordSource {
         let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard tty >= 0 else { throw Unavailable(key: key) }
         defer { close(tty) }
-        let prompt = "Password for \(key): "
-        _ = prompt.withCString { write(tty, $0, strlen($0)) }
+        // Echo off before the prompt shows, so nothing typed after it is echoed.
         var saved = termios()
         let isTerminal = tcgetattr(tty, &saved) == 0
         if isTerminal {
@@ -83,6 +82,8 @@ enum PasswordSource {
             quiet.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(tty, TCSANOW, &quiet)
         }
+        let prompt = "Password for \(key): "
+        _ = prompt.withCString { write(tty, $0, strlen($0)) }
         defer {
             if isTerminal { tcsetattr(tty, TCSANOW, &saved) }
             _ = "\n".withCString { write(tty, $0, 1) }

@@ -35,6 +35,33 @@ struct SignatureTests {
         return built
     }
 
+    /// Runs its arguments in a new session, with no controlling terminal
+    /// (setsid(1) is not on macOS).
+    static let detached = "import os, sys; os.setsid(); os.execv(sys.argv[1], sys.argv[1:])"
+
+    /// Runs its arguments on a new pty, types "horse battery" once the
+    /// password prompt shows, and prints all the pty showed.
+    static let typing = """
+        import os, pty, sys
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(sys.argv[1], sys.argv[1:])
+        out, sent = b"", False
+        while True:
+            try:
+                data = os.read(fd, 1024)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
+            if not sent and b"Password for" in out:
+                os.write(fd, b"horse battery\\n")
+                sent = True
+        sys.stdout.write(out.decode(errors="replace"))
+        sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+        """
+
     /// An unencrypted minisign key pair, as `minisign -G -W` writes it.
     static func minisignKey(_ built: Built, _ name: String) throws {
         let made = try built.shell("minisign -G -W -p \(name).pub -s \(name).key")
@@ -172,14 +199,16 @@ struct SignatureTests {
         #expect(!FileManager.default.fileExists(atPath: built.url(built.archive + ".minisig").path))
 
         // No variable and no terminal to ask on (the test has none).
-        let none = try built.shell("unset MCPACK_KEY_PASSWORD; setsid -w '\(MCPackBinary.url.path)' sign \(built.archive) --key e.key </dev/null")
+        let none = try built.shell("unset MCPACK_KEY_PASSWORD; python3 -c '\(Self.detached)' '\(MCPackBinary.url.path)' sign \(built.archive) --key e.key </dev/null")
         #expect(none.status == 2)
         #expect(none.stdout.contains("e.key: the key is encrypted and there is no terminal to ask its password on: set MCPACK_KEY_PASSWORD"), "\(none.stdout)")
 
-        // Asked on the terminal (a pty that script(1) makes, fed the password).
-        let asked = try built.shell("unset MCPACK_KEY_PASSWORD; printf 'horse battery\\n' | script -qec \"'\(MCPackBinary.url.path)' sign \(built.archive) --key e.key\" /dev/null")
+        // Asked on the terminal: a pty, the password typed once the prompt
+        // shows, and not echoed back.
+        let asked = try built.shell("unset MCPACK_KEY_PASSWORD; python3 -c '\(Self.typing)' '\(MCPackBinary.url.path)' sign \(built.archive) --key e.key")
         #expect(asked.status == 0, "\(asked.stdout)")
         #expect(asked.stdout.contains("Password for e.key: "), "\(asked.stdout)")
+        #expect(!asked.stdout.contains("horse battery"), "the password was echoed: \(asked.stdout)")
         #expect(try built.shell("minisign -Vm \(built.archive) -p e.pub").status == 0)
         try FileManager.default.removeItem(at: built.url(built.archive + ".minisig"))
 
