@@ -104,7 +104,7 @@ import Testing
     }
 
     /// Writes `bag` as a folder (and a zip or tar.gz of it) and takes both verdicts.
-    static func judge(_ bag: SmallBag, serialize: String? = nil) throws -> Verdicts {
+    static func judge(_ bag: SmallBag, serialize: String? = nil, profile profileText: String = institutionProfile) throws -> Verdicts {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-profile-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let folder = root.appendingPathComponent("bag")
@@ -114,7 +114,7 @@ import Testing
             try data.write(to: url)
         }
         let profile = root.appendingPathComponent("profile.json")
-        try Data(institutionProfile.utf8).write(to: profile)
+        try Data(profileText.utf8).write(to: profile)
         var delivered: URL?
         if let serialize {
             let made = serialize == "zip" ? try MCPackBinary.tool("sh", ["-c", "cd '\(root.path)' && python3 -c 'import sys, zipfile, os\nwith zipfile.ZipFile(\"bag.zip\", \"w\") as z:\n    [z.write(os.path.join(d, f)) for d, _, fs in os.walk(\"bag\") for f in fs]'"], in: root)
@@ -183,14 +183,22 @@ import Testing
     @Test(arguments: [
         ("a payload file not allowed", "profile-payload-files"),
         ("the required payload file missing", "profile-payload-files"),
+        ("a payload where it must be empty", "profile-data-empty"),
+        ("no fetch.txt where it is required", "profile-fetch"),
     ])
     func rulesOnlyMcpackChecks(breaking: String, rule: String) throws {
         var bag = Self.followingBag()
+        var profile = Self.institutionProfile
         switch breaking {
         case "a payload file not allowed": bag.payload["data/b.png"] = Data("png".utf8)
-        default: bag.payload = ["data/c.txt": Data("hi\n".utf8)]
+        case "the required payload file missing": bag.payload = ["data/c.txt": Data("hi\n".utf8)]
+        case "a payload where it must be empty":
+            profile = profile.replacingOccurrences(of: "\"Allow-Fetch.txt\": false,", with: "\"Allow-Fetch.txt\": false,\n  \"Data-Empty\": true,")
+        default:
+            profile = profile.replacingOccurrences(of: "\"Allow-Fetch.txt\": false,", with: "\"Allow-Fetch.txt\": true,\n  \"Fetch.txt-Required\": true,")
         }
-        let verdict = try Self.judge(bag)
+        #expect(profile != Self.institutionProfile || breaking.hasPrefix("a payload file") || breaking.hasPrefix("the required"))
+        let verdict = try Self.judge(bag, profile: profile)
         #expect(verdict.status == 1, "\(breaking): exit \(verdict.status)")
         #expect(verdict.rules == [rule], "\(breaking): \(verdict.rules)")
         #expect(verdict.ok, "\(breaking): bagit-profile now checks it (\(verdict.errors)): say so in the README")
