@@ -227,8 +227,11 @@ struct SignatureTests {
         let publicKey = try String(contentsOf: built.url("id.pub"), encoding: .utf8)
         try Data("signer@cathedral \(publicKey)".utf8).write(to: built.url("allowed_signers"))
 
-        let signed = try built.run(["sign", built.archive, "--key", "id"])
+        let signed = try built.run(["sign", built.archive, "--key", "id", "--json"])
         #expect(signed.status == 0, "\(signed.stderr)")
+        let result = try JSONSerialization.jsonObject(with: Data(signed.stdout.utf8)) as! [String: Any]
+        #expect(result["format"] as? String == "sshsig" && result["signature"] as? String == built.archive + ".sig")
+        #expect((result["signer"] as? String)?.hasPrefix("ssh-ed25519 SHA256:") == true)
         let ours = try Data(contentsOf: built.url(built.archive + ".sig"))
         let theirsCheck = try built.shell("ssh-keygen -Y verify -f allowed_signers -I signer@cathedral -n file -s \(built.archive).sig < \(built.archive)")
         #expect(theirsCheck.status == 0, "\(theirsCheck.stdout)")
@@ -248,6 +251,20 @@ struct SignatureTests {
         let withIdentity = try built.run(["verify", built.archive, "--public-key", "id.pub", "--identity", "signer@cathedral", "--json"])
         #expect(withIdentity.status == 0)
         #expect(withIdentity.stdout.contains("\"signer\" : \"signer@cathedral ssh-ed25519 \(fingerprint)\""), "\(withIdentity.stdout)")
+
+        // Another namespace than "file" (a git commit's, say) is not a
+        // signature of a delivery.
+        try FileManager.default.removeItem(at: built.url(built.archive + ".sig"))
+        #expect(try built.shell("ssh-keygen -q -Y sign -n git -f id \(built.archive)").status == 0)
+        let otherNamespace = try built.run(["verify", built.archive, "--public-key", "allowed_signers"])
+        #expect(otherNamespace.status == 1)
+        #expect(otherNamespace.stdout.contains("a signature for namespace \"git\", not \"file\""), "\(otherNamespace.stdout)")
+        try ours.write(to: built.url(built.archive + ".sig"))
+
+        // An identity the allowed_signers line does not name: could not verify.
+        let stranger = try built.run(["verify", built.archive, "--public-key", "allowed_signers", "--identity", "someone@else"])
+        #expect(stranger.status == 2)
+        #expect(stranger.stderr.contains("the identity someone@else is not among this key's principals (signer@cathedral)"), "\(stranger.stderr)")
 
         // Wrong key, truncated, changed byte: each exit 1, ssh-keygen agreeing.
         let wrong = try built.run(["verify", built.archive, "--public-key", "other.pub"])
