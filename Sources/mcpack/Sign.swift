@@ -15,10 +15,12 @@ struct Sign: AsyncParsableCommand {
             writes ARCHIVE.minisig, which `minisign -Vm ARCHIVE -p KEY.pub` checks: a \
             prehashed Ed25519 signature whose trusted comment names the bundle, its \
             version and the archive's SHA-256. With an OpenSSH Ed25519 private key \
-            (ssh-keygen -t ed25519, without a passphrase), writes ARCHIVE.sig in the \
-            SSHSIG format, namespace "file", which `ssh-keygen -Y verify` checks; a key \
-            with a passphrase is refused (OpenSSL lacks OpenSSH's bcrypt_pbkdf): sign \
-            with `ssh-keygen -Y sign -n file -f KEY ARCHIVE`, which writes the same file.
+            (ssh-keygen -t ed25519), writes ARCHIVE.sig in the \
+            SSHSIG format, namespace "file", which `ssh-keygen -Y verify` checks. A key \
+            with a passphrase (which mcpack cannot open: OpenSSL lacks OpenSSH's \
+            bcrypt_pbkdf) signs through ssh-agent when the agent at SSH_AUTH_SOCK holds \
+            it (ssh-add KEY); otherwise it is refused, and `ssh-keygen -Y sign -n file \
+            -f KEY ARCHIVE` writes the same file.
 
             The password of an encrypted minisign key is read from the environment \
             variable \(PasswordSource.variable) when set (for CI), else asked on the \

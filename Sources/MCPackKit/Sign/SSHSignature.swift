@@ -13,9 +13,24 @@ enum SSHSignature {
     static func isPrivateKey(_ text: String) -> Bool { text.contains("-----BEGIN OPENSSH PRIVATE KEY-----") }
 
     struct PrivateKey {
-        var key: Ed25519PrivateKey
+        /// Who signs: OpenSSL with the key read from the file, or the
+        /// ssh-agent holding a key whose file has a passphrase.
+        enum Signer {
+            case local(Ed25519PrivateKey)
+            case agent(socket: String)
+        }
+
+        var signer: Signer
+        var publicKey: [UInt8]
         var comment: String
-        var publicBlob: [UInt8] { SSHWire.blob(publicKey: key.publicKey) }
+        var publicBlob: [UInt8] { SSHWire.blob(publicKey: publicKey) }
+
+        func sign(_ message: [UInt8]) throws -> [UInt8] {
+            switch signer {
+            case .local(let key): return try key.sign(message)
+            case .agent(let socket): return try SSHAgent.sign(message, blob: publicBlob, socket: socket, publicKey: publicKey)
+            }
+        }
     }
 
     static func readPrivateKey(_ text: String, file: String) throws -> PrivateKey {
@@ -28,18 +43,29 @@ enum SSHSignature {
         guard let cipher = reader.text(), let kdf = reader.text(), reader.bytes() != nil, let count = reader.uint32() else {
             throw FileError(path: file, message: "the private key is cut short or damaged")
         }
+        guard count == 1 else { throw FileError(path: file, message: "the file holds \(count) keys; mcpack signs with a file of one") }
+        guard let publicBlob = reader.bytes(), let secret = reader.bytes() else { throw FileError(path: file, message: "the private key is cut short or damaged") }
         if cipher != "none" || kdf != "none" {
             // bcrypt_pbkdf, which OpenSSH derives the key's cipher key with,
-            // is not in OpenSSL, and mcpack writes no cryptography of its own.
-            throw FileError(path: file, message: """
-                the key is protected with a passphrase (\(kdf), \(cipher)), which mcpack cannot open: OpenSSH's bcrypt_pbkdf \
-                is not in OpenSSL. Sign with OpenSSH itself, which writes the same signature: \
-                `ssh-keygen -Y sign -n file -f \(file) ARCHIVE` (it asks for the passphrase, or uses ssh-agent), \
-                or use a minisign key (minisign -G), whose password mcpack can take
-                """)
+            // is not in OpenSSL, and mcpack writes no cryptography of its
+            // own: the key's public half (in clear in the file) is looked up
+            // in ssh-agent, which then signs.
+            var blob = SSHWire.Reader(publicBlob)
+            guard blob.text() == keyType, let publicKey = blob.bytes(), publicKey.count == 32 else {
+                throw FileError(path: file, message: "mcpack signs with Ed25519 keys only (ssh-keygen -t ed25519)")
+            }
+            let agent = ProcessInfo.processInfo.environment["SSH_AUTH_SOCK"].flatMap { $0.isEmpty ? nil : $0 }
+            let holds = try agent.map { try SSHAgent.holds(publicBlob, socket: $0) } ?? false
+            guard let agent, holds else {
+                throw FileError(path: file, message: """
+                    the key is protected with a passphrase (\(kdf), \(cipher)), which mcpack cannot open: OpenSSH's bcrypt_pbkdf \
+                    is not in OpenSSL. Add it to ssh-agent (`ssh-add \(file)`; \(agent == nil ? "no agent is running (SSH_AUTH_SOCK is not set)" : "the agent at SSH_AUTH_SOCK does not hold it")) \
+                    and mcpack signs through the agent; or sign with OpenSSH itself, which writes the same signature: \
+                    `ssh-keygen -Y sign -n file -f \(file) ARCHIVE`; or use a minisign key (minisign -G), whose password mcpack can take
+                    """)
+            }
+            return PrivateKey(signer: .agent(socket: agent), publicKey: publicKey, comment: "")
         }
-        guard count == 1 else { throw FileError(path: file, message: "the file holds \(count) keys; mcpack signs with a file of one") }
-        guard reader.bytes() != nil, let secret = reader.bytes() else { throw FileError(path: file, message: "the private key is cut short or damaged") }
         var inner = SSHWire.Reader(secret)
         guard let check1 = inner.uint32(), let check2 = inner.uint32(), check1 == check2 else {
             throw FileError(path: file, message: "the private key is damaged (its check numbers differ)")
@@ -55,7 +81,7 @@ enum SSHSignature {
         guard key.publicKey == publicKey, Array(pair[32..<64]) == publicKey else {
             throw FileError(path: file, message: "the key is damaged (its seed does not give the public key stored with it)")
         }
-        return PrivateKey(key: key, comment: comment)
+        return PrivateKey(signer: .local(key), publicKey: publicKey, comment: comment)
     }
 
     /// A public key (`ssh-ed25519 AAAA... comment`, as in a .pub file) or an
@@ -99,7 +125,7 @@ enum SSHSignature {
     /// The armored signature ssh-keygen writes for the same key and file
     /// (byte for byte: Ed25519 is deterministic, and SHA-512 its default).
     static func signature(sha512: [UInt8], key: PrivateKey) throws -> String {
-        let signature = try key.key.sign(signedData(hashAlgorithm: "sha512", digest: sha512))
+        let signature = try key.sign(signedData(hashAlgorithm: "sha512", digest: sha512))
         let blob = Array("SSHSIG".utf8) + SSHWire.uint32(1) + SSHWire.string(key.publicBlob)
             + SSHWire.string(Array(namespace.utf8)) + SSHWire.string([]) + SSHWire.string(Array("sha512".utf8))
             + SSHWire.string(SSHWire.string(Array(keyType.utf8)) + SSHWire.string(signature))
@@ -186,5 +212,41 @@ enum SSHWire {
         }
 
         mutating func text() -> String? { bytes().map { String(decoding: $0, as: UTF8.self) } }
+    }
+}
+
+/// ssh-agent's protocol (draft-miller-ssh-agent): which keys it holds, and
+/// a signature by one of them. The agent does the cryptography.
+enum SSHAgent {
+    static let requestIdentities: UInt8 = 11
+    static let identitiesAnswer: UInt8 = 12
+    static let signRequest: UInt8 = 13
+    static let signResponse: UInt8 = 14
+
+    static func holds(_ blob: [UInt8], socket: String) throws -> Bool {
+        let reply = try UnixSocket.exchange(path: socket, message: [requestIdentities])
+        var reader = SSHWire.Reader(reply)
+        guard reader.take(1) == [identitiesAnswer], let count = reader.uint32() else {
+            throw FileError(path: socket, message: "ssh-agent did not list its keys")
+        }
+        for _ in 0..<count {
+            guard let key = reader.bytes(), reader.bytes() != nil else { break }
+            if key == blob { return true }
+        }
+        return false
+    }
+
+    static func sign(_ message: [UInt8], blob: [UInt8], socket: String, publicKey: [UInt8]) throws -> [UInt8] {
+        let reply = try UnixSocket.exchange(path: socket, message: [signRequest] + SSHWire.string(blob) + SSHWire.string(message) + SSHWire.uint32(0))
+        var reader = SSHWire.Reader(reply)
+        guard reader.take(1) == [signResponse], let wrapped = reader.bytes() else {
+            throw FileError(path: socket, message: "ssh-agent refused to sign (does it still hold the key? ssh-add -l)")
+        }
+        var inner = SSHWire.Reader(wrapped)
+        guard inner.text() == SSHSignature.keyType, let signature = inner.bytes(),
+              Ed25519.verify(signature: signature, of: message, publicKey: publicKey) else {
+            throw FileError(path: socket, message: "ssh-agent's signature does not check with the key's public half")
+        }
+        return signature
     }
 }

@@ -285,15 +285,48 @@ struct SignatureTests {
         #expect(try built.shell("ssh-keygen -Y verify -f allowed_signers -I signer@cathedral -n file -s \(built.archive).sig < \(built.archive)").status != 0)
     }
 
-    @Test func passphraseProtectedSSHKeyIsRefusedWithAWayForward() throws {
+    /// OpenSSH protects a key with bcrypt_pbkdf, which OpenSSL lacks: with
+    /// no agent holding it, a message says how to go on; with ssh-agent
+    /// holding it, the agent signs, and the bytes are ssh-keygen's.
+    @Test func passphraseProtectedSSHKeySignsThroughTheAgentOrSaysHowToGoOn() throws {
         let built = try Self.build()
         defer { built.project.destroy() }
-        #expect(try built.shell("ssh-keygen -q -t ed25519 -N 'secret words' -f locked").status == 0)
-        let result = try built.run(["sign", built.archive, "--key", "locked"])
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("locked: the key is protected with a passphrase"), "\(result.stderr)")
-        #expect(result.stderr.contains("ssh-keygen -Y sign -n file -f locked ARCHIVE"))
+        #expect(try built.shell("ssh-keygen -q -t ed25519 -N 'secret words' -C locked@cathedral -f locked").status == 0)
+        let refused = try built.run(["sign", built.archive, "--key", "locked"], environment: ["SSH_AUTH_SOCK": ""])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("locked: the key is protected with a passphrase"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("no agent is running"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("`ssh-add locked`") && refused.stderr.contains("ssh-keygen -Y sign -n file -f locked ARCHIVE"))
         #expect(!FileManager.default.fileExists(atPath: built.url(built.archive + ".sig").path))
+
+        // An agent of this test's own, on a short path (sun_path is 104 bytes on macOS).
+        let socket = "/tmp/mcpack-agent-\(UInt32.random(in: 0...UInt32.max)).sock"
+        // Started through Python, which closes every descriptor but the
+        // standard ones in the agent: one inherited from this test's pipes
+        // would keep the read of its output from ever ending.
+        let started = try built.shell("python3 -c 'import subprocess, sys; print(subprocess.run([\"ssh-agent\", \"-a\", sys.argv[1], \"-s\"], capture_output=True, text=True).stdout)' \(socket)")
+        let pidText = started.stdout.components(separatedBy: "SSH_AGENT_PID=").dropFirst().first?.prefix { $0.isNumber } ?? ""
+        let pid = try #require(Int32(pidText), "\(started.stdout)")
+        defer {
+            kill(pid, SIGTERM)
+            try? FileManager.default.removeItem(atPath: socket)
+        }
+        let absent = try built.run(["sign", built.archive, "--key", "locked"], environment: ["SSH_AUTH_SOCK": socket])
+        #expect(absent.status == 2)
+        #expect(absent.stderr.contains("the agent at SSH_AUTH_SOCK does not hold it"), "\(absent.stderr)")
+
+        try Data("#!/bin/sh\necho 'secret words'\n".utf8).write(to: built.url("askpass"))
+        #expect(try built.shell("chmod +x askpass && SSH_AUTH_SOCK=\(socket) SSH_ASKPASS=./askpass SSH_ASKPASS_REQUIRE=force DISPLAY=none ssh-add locked </dev/null").status == 0)
+        let signed = try built.run(["sign", built.archive, "--key", "locked"], environment: ["SSH_AUTH_SOCK": socket])
+        #expect(signed.status == 0, "\(signed.stderr)")
+        let publicKey = try String(contentsOf: built.url("locked.pub"), encoding: .utf8)
+        try Data("locked@cathedral \(publicKey)".utf8).write(to: built.url("allowed_signers"))
+        let theirs = try built.shell("ssh-keygen -Y verify -f allowed_signers -I locked@cathedral -n file -s \(built.archive).sig < \(built.archive)")
+        #expect(theirs.status == 0, "\(theirs.stdout)")
+        let ours = try Data(contentsOf: built.url(built.archive + ".sig"))
+        try FileManager.default.removeItem(at: built.url(built.archive + ".sig"))
+        #expect(try built.shell("SSH_AUTH_SOCK=\(socket) ssh-keygen -q -Y sign -n file -f locked \(built.archive)").status == 0)
+        #expect(try Data(contentsOf: built.url(built.archive + ".sig")) == ours)
     }
 
     @Test func buildSignsAsItBuildsAndVerifyReportsAnUncheckedSignature() throws {
