@@ -69,6 +69,11 @@ let package = Package(
         // The Swift face of OpenSSL: the BagIt digests (md5, sha1, sha256, sha512).
         .target(name: "Hashing", dependencies: ["COpenSSL"]),
 
+        // The Swift face of OpenSSL's signatures: Ed25519, the BLAKE2b and
+        // SHA-2 digests signature formats prehash with, scrypt for an
+        // encrypted minisign key.
+        .target(name: "Signing", dependencies: ["COpenSSL"]),
+
         // The templates under Templates/, compiled into the binary (so it
         // needs nothing beside it): the EmbedTemplates plugin turns every
         // file in these folders into bytes in a generated Swift source.
@@ -98,7 +103,7 @@ let package = Package(
         .target(
             name: "MCPackKit",
             dependencies: [
-                "MCPackSchema", "Imaging", "Archiving", "Hashing", "FileIO", "MCPackTemplates", "SwiftLiteral",
+                "MCPackSchema", "Imaging", "Archiving", "Hashing", "Signing", "FileIO", "MCPackTemplates", "SwiftLiteral",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -124,7 +129,7 @@ let package = Package(
 
         // Unit tests of the kit, and end-to-end runs of the built binary
         // (which `swift test` builds first, as a product of the package).
-        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "MCPackSchema", "CZlib", "Imaging", "Archiving", "Hashing", "FileIO", "SwiftLiteral",
+        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "MCPackSchema", "CZlib", "Imaging", "Archiving", "Hashing", "Signing", "FileIO", "SwiftLiteral",
                                                         "mcpack-build-stop", "toml-crash-probe"]),
 
         // The schema on its own: it links Foundation and nothing else.
@@ -140,7 +145,7 @@ let package = Package(
 
         // The Swift faces of libarchive, zlib, OpenSSL and POSIX, each tested
         // on its own, without the kit.
-        .testTarget(name: "BoundaryTests", dependencies: ["Archiving", "Hashing", "FileIO"]),
+        .testTarget(name: "BoundaryTests", dependencies: ["Archiving", "Hashing", "Signing", "FileIO"]),
 
         // Test-only: a build that stops itself at a hook, for the tests that
         // kill it there.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what mcpack needs to build and test, and only what is missing:
 # the C libraries (libvips, Little CMS, libarchive, OpenSSL, zlib) with
-# pkg-config, and for the tests bagit.py (PyPI's bagit), zstd, man-db and a
-# free Adobe RGB compatible colour profile; Chromium (Debian's, else
+# pkg-config, and for the tests bagit.py (PyPI's bagit), zstd, man-db,
+# minisign, ssh-keygen (openssh-client) and a free Adobe RGB compatible
+# colour profile; Chromium (Debian's, else
 # Playwright's own) and the Python tools in Tests/Python/requirements.txt
 # (scripts/test-python.sh). Debian/Ubuntu through apt,
 # macOS through Homebrew. The Swift toolchain itself is not installed here.
@@ -30,6 +31,10 @@ Linux)
   pkgcheck lcms2 || missing+=(liblcms2-dev)
   if [ $want_tests = 1 ]; then
     command -v zstd >/dev/null 2>&1 || missing+=(zstd)
+    # The signature tests check mcpack's signatures with, and against, the
+    # tools receivers use: minisign and OpenSSH's ssh-keygen.
+    command -v minisign >/dev/null 2>&1 || missing+=(minisign)
+    command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
     # An Adobe RGB (1998) compatible profile, for the colour tests.
     [ -f /usr/share/color/icc/compatibleWithAdobeRGB1998.icc ] || missing+=(icc-profiles-free)
     # man -l, which renders the installed man pages in InstallTests. Asked of
@@ -74,7 +79,7 @@ Darwin)
   done
   if [ $want_tests = 1 ]; then
     # gnu-tar: the tests read GNU tar's listing (as gtar; macOS's tar is bsdtar).
-    for formula in zstd gnu-tar; do
+    for formula in zstd gnu-tar minisign; do
       brew list --versions "$formula" >/dev/null 2>&1 || { say "brew install $formula"; brew install "$formula"; }
     done
   fi

@@ -46,16 +46,24 @@ struct Build: AsyncParsableCommand {
     @Flag(name: .long, help: "Treat a warning about the inputs as an error: exit 2, nothing written.")
     var strict = false
 
+    @Option(name: .customLong("sign-key"), help: ArgumentHelp(
+        "Sign the archive with this minisign or OpenSSH Ed25519 key, as `mcpack sign` does (the key and its password are checked before building).",
+        valueName: "file"))
+    var signKey: String?
+
     func run() async throws {
         templateOptions.use()
         let console = Console(json: project.json)
         let result: BuildResult
+        var signed: SignResult?
         do {
+            let key = try signKey.map { file in try ArchiveSigner.loadKey(file, password: { try PasswordSource.password(for: file) }) }
             let progress = ProgressLine(console: console)
             result = try await Builder.build(BuildOptions(
                 configPath: project.config, output: output, overwrite: overwrite, strict: strict,
                 events: { progress.show($0) }))
             progress.finish()
+            if let key { signed = try ArchiveSigner.sign(archive: result.archive, with: key) }
         } catch let exists as VersionExists {
             if console.json {
                 console.emit(Console.Failure(ok: false, problems: [Diagnostic(file: exists.archive, message: exists.description)]))
@@ -67,7 +75,7 @@ struct Build: AsyncParsableCommand {
             throw console.fail(error)
         }
         if console.json {
-            console.emit(result)
+            console.emit(SignedBuild(result: result, signature: signed))
             return
         }
         for warning in result.warnings {
@@ -87,6 +95,21 @@ struct Build: AsyncParsableCommand {
         console.out("\(verb) \(result.name) \(result.version): \(result.files) files, \(formatBytes(result.payloadBytes)) of payload, \(formatBytes(result.bytes)) archive")
         console.out("sha256 \(result.sha256)")
         console.out(result.archive)
+        if let signed { printSigned(signed, console: console) }
+    }
+}
+
+/// build --json: the build's object, with `signature` when it signed.
+struct SignedBuild: Encodable {
+    var result: BuildResult
+    var signature: SignResult?
+
+    enum CodingKeys: String, CodingKey { case signature }
+
+    func encode(to encoder: Encoder) throws {
+        try result.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(signature, forKey: .signature)
     }
 }
 

@@ -31,6 +31,7 @@ struct Console {
         switch error {
         case let input as InputError: diagnostics = input.diagnostics
         case let file as FileError: diagnostics = [Diagnostic(file: file.path, message: file.message)]
+        case let password as PasswordSource.Unavailable: diagnostics = [Diagnostic(file: password.key, message: password.message)]
         default: diagnostics = [Diagnostic(file: "mcpack", message: "\(error)")]
         }
         if json {

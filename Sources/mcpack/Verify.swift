@@ -23,6 +23,13 @@ struct Verify: AsyncParsableCommand {
             A bag with a fetch.txt whose files are not all present is incomplete: an \
             error, or with --allow-fetch a warning.
 
+            With --public-key, the signature beside the archive (ARCHIVE.minisig for a \
+            minisign key, ARCHIVE.sig for an OpenSSH key) is checked first: who signed \
+            and the trusted comment are printed, and a missing, damaged or mismatched \
+            signature is a problem (rule `signature`). Without it, a signature beside \
+            the archive is reported as present, not checked. With --profile, the bag is \
+            also checked against that BagIt profile (rules `profile-...`).
+
             Prints every problem as `entry: rule: message`, with the RFC 8493 section \
             of BagIt rules. Exit 0 valid (warnings allowed, unless --strict), 1 problems \
             found, 2 could not verify.
@@ -48,6 +55,19 @@ struct Verify: AsyncParsableCommand {
     @Flag(name: .customLong("allow-fetch"), help: "Accept a bag whose fetch.txt names files not yet in it (a warning, not a problem): they come later.")
     var allowFetch = false
 
+    @Option(name: .customLong("public-key"), help: ArgumentHelp(
+        "Check the signature beside the archive first: a minisign public key (file or its base64 line) checks ARCHIVE.minisig; an OpenSSH Ed25519 public key or allowed_signers line checks ARCHIVE.sig.",
+        valueName: "key"))
+    var publicKey: String?
+
+    @Option(name: .long, help: ArgumentHelp("Who the OpenSSH key belongs to, when --public-key does not say (an allowed_signers line does).", valueName: "name"))
+    var identity: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Also check the bag against this BagIt profile (BagIt Profiles 1.4.0 JSON): bag-info.txt fields and values, manifest algorithms, fetch.txt, serialization, BagIt version, required and allowed tag and payload files. mcpack's own is docs/mcpack-bagit-profile.json, and bagit-profile.json in every bag it builds.",
+        valueName: "file"))
+    var profile: String?
+
     @Flag(name: .customLong("strict"), help: "Exit 1 on warnings too (what RFC 8493 says a bag SHOULD do).")
     var strict = false
 
@@ -58,11 +78,20 @@ struct Verify: AsyncParsableCommand {
         limits.maxEntryBytes = maxEntryBytes
         limits.maxEntries = maxEntries
         limits.maxRatio = maxRatio
-        let report: VerifyReport
+        var report: VerifyReport
         do {
             if let archive {
-                report = try Verifier.verify(archive, limits: limits, allowFetch: allowFetch)
+                // The signature first: whether to trust the rest rests on it.
+                let signatures = try publicKey.map { [try SignatureCheck.check(archive: archive, publicKey: $0, identity: identity)] }
+                    ?? SignatureCheck.present(archive)
+                if !console.json { printSignatures(signatures, console: console) }
+                let bagProfile = try profile.map(ProfileRules.load)
+                report = try Verifier.verify(archive, limits: limits, allowFetch: allowFetch, profile: bagProfile)
+                report.add(signatures: signatures)
             } else {
+                if profile != nil || publicKey != nil {
+                    throw ValidationError("--profile and --public-key check an archive or bag: give its path")
+                }
                 report = try await ProjectVerifier.verify(configPath: project.config, limits: limits)
             }
         } catch {
@@ -71,14 +100,14 @@ struct Verify: AsyncParsableCommand {
         if console.json {
             console.emit(report)
         } else {
-            for problem in report.problems {
+            for problem in report.problems where problem.rule != "signature" {
                 let label = problem.severity == .error ? console.paint("error:", "1;31") : console.paint("warning:", "1;33")
                 let line = "\(label) \(problem)"
                 if problem.severity == .warning { console.err(line) } else { console.out(line) }
             }
             let errors = report.problems.filter { $0.severity == .error }.count
             let warnings = report.problems.count - errors
-            let size = "\(report.stats.files) files, \(formatBytes(Int(report.stats.bytes)))"
+            let size = "\(report.stats.files) files, \(formatBytes(Int(report.stats.bytes)))" + (report.profile.map { ", profile \($0)" } ?? "")
             if errors == 0 {
                 console.out("\(console.paint("valid", "1;32")): \(report.target) (\(size)\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : ""))")
             } else {
@@ -86,5 +115,22 @@ struct Verify: AsyncParsableCommand {
             }
         }
         if !report.ok || (strict && !report.problems.isEmpty) { throw ExitCode(1) }
+    }
+}
+
+/// The signature lines, before the bag is read: who signed and what the
+/// trusted comment says, or why it does not check.
+private func printSignatures(_ signatures: [SignatureReport], console: Console) {
+    for signature in signatures {
+        let name = (signature.file as NSString).lastPathComponent
+        if !signature.checked {
+            console.out("signature: \(name) present, not checked (give --public-key to check it)")
+        } else if signature.valid {
+            console.out("\(console.paint("signature good:", "1;32")) \(name), signed by \(signature.signer ?? "?")")
+            if let comment = signature.trustedComment { console.out("trusted comment: \(comment)") }
+        } else {
+            console.out("\(console.paint("error:", "1;31")) \(name): signature: \(signature.problem ?? "does not check")")
+            if let comment = signature.trustedComment { console.out("untrusted, as the signature failed: \(comment)") }
+        }
     }
 }

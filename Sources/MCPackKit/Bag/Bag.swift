@@ -57,7 +57,8 @@ struct Bag {
 
     /// Hashes the payload on every core and writes the tag files.
     /// `info` is bag-info.txt's labels in order; Payload-Oxum is added.
-    static func assemble(top: String, payload files: [PayloadFile], info: [(String, String)]) throws -> Bag {
+    /// `tags`: other tag files (the BagIt profile), after bag-info.txt.
+    static func assemble(top: String, payload files: [PayloadFile], info: [(String, String)], tags otherTags: [(String, Data)] = []) throws -> Bag {
         let hashed = try hashAll(files)
         let payload = hashed.sorted { $0.path.precedesInByteOrder($1.path) }
         var seen = Set<String>()
@@ -73,9 +74,7 @@ struct Bag {
         }
         let bagInfo = Data(infoText.utf8)
         let manifest = Manifest.text(payload.lazy.map { (checksum: $0.sha256, path: $0.path) })
-        let tags: [(String, Data)] = [
-            ("bagit.txt", bagit), ("bag-info.txt", bagInfo), ("manifest-sha256.txt", manifest),
-        ]
+        let tags: [(String, Data)] = [("bagit.txt", bagit), ("bag-info.txt", bagInfo)] + otherTags + [("manifest-sha256.txt", manifest)]
         let tagManifest = Manifest.text(tags.map { (checksum: Digest.hex($0.1), path: $0.0) })
         return Bag(top: top, tagFiles: tags + [("tagmanifest-sha256.txt", tagManifest)], payload: payload)
     }

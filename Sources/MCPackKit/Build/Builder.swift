@@ -163,8 +163,10 @@ public enum Builder {
         let config = project.config
         let sources = sortedSources(project, Array(checked.sources.values))
         var payload = made.flatMap(\.payload)
-        let rendered = try TemplateSet.load("bundle").render(
-            BundleTemplateContext(project, needs: needs, sources: sources, sourceDate: isoDate(mtime, time: true)))
+        let bundleTemplates = try TemplateSet.load("bundle")
+        let rendered = bundleTemplates.render(
+            BundleTemplateContext(project, needs: needs, sources: sources, sourceDate: isoDate(mtime, time: true),
+                                  made: made.flatMap(\.handover), rendered: bundleTemplates.templates.map(\.path)))
         payload += rendered.map { PayloadFile(path: $0.path, bytes: $0.data) }
         // The inputs each make their sets of the one catalog; the catalog's
         // own Contents.json is nobody's, and Xcode needs it.
@@ -179,13 +181,14 @@ public enum Builder {
         payload.append(PayloadFile(path: "bundle.json", bytes: JSON.encode(bundle)))
 
         let bag = try Bag.assemble(top: config.stem, payload: payload, info: [
+            ("BagIt-Profile-Identifier", BagItProfile.mcpackBundleIdentifier),
             ("Bag-Software-Agent", "mcpack \(MCPackVersion.current)"),
             ("Bagging-Date", isoDate(mtime, time: false)),
             ("Bundle-Name", config.name),
             ("Bundle-Version", config.version.text),
             ("External-Description", config.title),
             ("Source-Date", isoDate(mtime, time: true)),
-        ])
+        ], tags: [(BagItProfile.tagFileName, JSON.encode(BagItProfile.mcpackBundle))])
 
         let folder = finalURL.deletingLastPathComponent()
         do {

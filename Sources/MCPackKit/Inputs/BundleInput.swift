@@ -83,6 +83,12 @@ protocol BundleInput: SendableMetatype {
     /// How the diff page lists its changes that are not pictures: as text
     /// diffs with words marked, or in the table of other changes.
     static var diffPageRows: DiffPageRows { get }
+
+    /// Its part of HANDOVER.md's "What is inside": each folder or file it
+    /// made (`files`: its payload, relative to data/) and what it is for.
+    /// Counts and sizes are added from the payload; every file it made
+    /// must fall under one part (a test holds the page against the bag).
+    static func handover(_ record: Record, files: [String]) -> [HandoverPart]
 }
 
 /// How the diff page lists an input's changes.

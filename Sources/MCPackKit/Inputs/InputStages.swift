@@ -30,7 +30,8 @@ extension BundleInput {
 
     static func runMake(_ plan: any InputPlan, in env: MakeEnvironment) throws -> MadeInput {
         let made = try make(plan as! Plan, in: env)
-        return MadeInput(component: component, payload: made.payload, record: made.record, cached: made.cached, transient: made.transient)
+        return MadeInput(component: component, payload: made.payload, record: made.record, cached: made.cached,
+                         transient: made.transient, handover: handoverRows(made.record, payload: made.payload))
     }
 
     /// The facts this input's record in `bundleJSON` gives.
@@ -65,6 +66,8 @@ struct MadeInput {
     var record: any Encodable & Sendable
     var cached: Bool
     var transient: [URL]
+    /// Its rows of HANDOVER.md.
+    var handover: [HandoverRow] = []
 }
 
 /// Each input's settings from bundle.toml, under its own type.

@@ -41,6 +41,15 @@ struct BundleTemplateContext {
         var sha256: String
     }
 
+    /// A row of HANDOVER.md's "What is inside": a file or folder under data/.
+    struct ContentItem {
+        var path: String
+        /// "" where not known while the page is made (bundle.json, the page).
+        var files: String
+        var size: String
+        var purpose: String
+    }
+
     var name: String
     var version: String
     var title: String
@@ -60,6 +69,9 @@ struct BundleTemplateContext {
     /// (`UILaunchStoryboardName`), each when the bundle has one.
     var appIconName: String?
     var launchStoryboardName: String?
+    var contents: [ContentItem]
+    var profileIdentifier = BagItProfile.mcpackBundleIdentifier
+    var profileFile = BagItProfile.tagFileName
 
     /// What the templates show of the inputs, gathered from the facts their
     /// checks published, as an input's `Needs` is.
@@ -75,7 +87,9 @@ struct BundleTemplateContext {
         }
     }
 
-    init(_ project: Project, needs: Needs, sources: [SourceFile], sourceDate: String) {
+    /// `made`: what each input described of its part (counted); `rendered`:
+    /// the files the bundle's templates make, relative to data/.
+    init(_ project: Project, needs: Needs, sources: [SourceFile], sourceDate: String, made: [HandoverRow], rendered: [String]) {
         let (list, master) = (needs.clauses, needs.master)
         let config = project.config
         let file = list.file
@@ -110,5 +124,27 @@ struct BundleTemplateContext {
         inputs = sources.map { InputItem(path: $0.path, sha256: $0.sha256) }
         appIconName = needs.icons?.name
         launchStoryboardName = needs.launch == nil ? nil : AssetCatalog.launchStoryboardName
+        contents = Self.contents(made: made, rendered: rendered)
+    }
+
+    /// The inputs' parts, then bundle.json and the templates' files, in
+    /// path order as the bag lists them.
+    static func contents(made: [HandoverRow], rendered: [String]) -> [ContentItem] {
+        var items = made.map { ContentItem(path: $0.path, files: "\($0.files)", size: HandoverRow.sizeText($0.bytes), purpose: $0.purpose) }
+        items.append(ContentItem(path: BundleJSON.path.replacingOccurrences(of: "data/", with: ""), files: "1", size: "—",
+                                 purpose: "what was built, from which inputs (each with its SHA-256 and size), with which settings, and what was done to each picture"))
+        let known = [
+            "HANDOVER.md": "this page",
+            "app/ClauseData.swift": "the clause data as Swift source, for an app that keeps its text in code",
+            "app/Info-fragment.plist": "the keys the app's Info.plist needs for the catalog and the launch screen (`CFBundleIconName`, `UILaunchStoryboardName`)",
+        ]
+        if made.contains(where: { $0.path.hasPrefix(AssetCatalog.folder + "/") }) {
+            items.append(ContentItem(path: AssetCatalog.folder + "/Contents.json", files: "1", size: "—",
+                                     purpose: "the asset catalog's own `Contents.json`: drag `\(AssetCatalog.folder)` into the app's Xcode target"))
+        }
+        for path in rendered {
+            items.append(ContentItem(path: path, files: "1", size: "—", purpose: known[path] ?? "rendered from the bundle templates (Templates/bundle)"))
+        }
+        return items.sorted { $0.path.precedesInByteOrder($1.path) }
     }
 }

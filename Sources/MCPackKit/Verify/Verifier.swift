@@ -1,5 +1,6 @@
 import Foundation
 import Hashing
+import MCPackSchema
 
 public struct VerifyReport: Sendable, Encodable {
     public struct Stats: Sendable, Encodable {
@@ -12,8 +13,13 @@ public struct VerifyReport: Sendable, Encodable {
     public var target: String
     public var problems: [Problem]
     public var stats: Stats
+    /// The detached signatures beside the archive: checked with
+    /// `--public-key`, else only found.
+    public var signatures: [SignatureReport] = []
+    /// The identifier of the BagIt profile checked with `--profile`.
+    public var profile: String?
 
-    enum CodingKeys: String, CodingKey { case ok, target, problems, stats }
+    enum CodingKeys: String, CodingKey { case ok, target, problems, stats, signatures, profile }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -21,6 +27,18 @@ public struct VerifyReport: Sendable, Encodable {
         try container.encode(target, forKey: .target)
         try container.encode(problems, forKey: .problems)
         try container.encode(stats, forKey: .stats)
+        if !signatures.isEmpty { try container.encode(signatures, forKey: .signatures) }
+        try container.encodeIfPresent(profile, forKey: .profile)
+    }
+
+    /// Puts the signature's findings first: a signature that fails is the
+    /// first thing a receiver must hear.
+    public mutating func add(signatures found: [SignatureReport]) {
+        signatures = found
+        let failed = found.filter { $0.checked && !$0.valid }.map {
+            Problem(($0.file as NSString).lastPathComponent, "signature", $0.problem ?? "does not check")
+        }
+        problems.insert(contentsOf: failed, at: 0)
     }
 }
 
@@ -31,7 +49,9 @@ public enum Verifier {
     /// Throws only when PATH cannot be verified at all (missing, not an
     /// archive): that is exit 2, not a finding.
     /// `allowFetch`: files fetch.txt names may be absent (RFC 8493 §2.2.3).
-    public static func verify(_ path: String, limits: VerifyLimits = VerifyLimits(), allowFetch: Bool = false) throws -> VerifyReport {
+    /// `profile`: a BagIt profile the bag must also follow.
+    public static func verify(_ path: String, limits: VerifyLimits = VerifyLimits(), allowFetch: Bool = false,
+                              profile: BagItProfile? = nil) throws -> VerifyReport {
         let started = Date()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -78,12 +98,16 @@ public enum Verifier {
             let snapshot = contents
             DispatchQueue.global().async(group: group) { content[0] = ContentRules.check(snapshot) }
             problems += BagRules.check(contents, allowFetch: allowFetch)
+            if let profile {
+                problems += ProfileRules.check(contents, profile: profile, path: path, serialized: !isDirectory.boolValue)
+            }
             group.wait()
             problems += content[0]
         }
         return VerifyReport(
             target: path, problems: problems,
-            stats: .init(files: contents.files.count, bytes: contents.bytes, seconds: Date().timeIntervalSince(started)))
+            stats: .init(files: contents.files.count, bytes: contents.bytes, seconds: Date().timeIntervalSince(started)),
+            profile: profile?.info.identifier)
     }
 }
 

@@ -98,12 +98,14 @@ import Testing
         let listing = try MCPackBinary.tool(MCPackBinary.gnuTar, ["--utc", "-tvzf", "dist/test-bundle-1.0.0.tar.gz"], in: project.root)
         let lines = listing.stdout.split(separator: "\n")
         let geometry = PyramidGeometry(width: TestProject.masterWidth, height: TestProject.masterHeight, tileSize: 254, overlap: 1)
-        #expect(lines.count == 4 + 8 + 3 + 1 + geometry.totalTiles + 6)
+        // 5 tag files (bagit.txt, bag-info.txt, bagit-profile.json and the two manifests).
+        #expect(lines.count == 5 + 8 + 3 + 1 + geometry.totalTiles + 6)
         #expect(lines.allSatisfy { $0.contains("2023-11-14 22:13") && $0.hasPrefix("-rw-r--r-- 0/0") })
         // tag files first, then the payload in byte order
         #expect(lines[0].hasSuffix("test-bundle-1.0.0/bagit.txt"))
-        #expect(lines[3].hasSuffix("test-bundle-1.0.0/tagmanifest-sha256.txt"))
-        #expect(lines[4].hasSuffix("test-bundle-1.0.0/data/" + AssetCatalog.categoryImagePath(1)))
+        #expect(lines[2].hasSuffix("test-bundle-1.0.0/bagit-profile.json"))
+        #expect(lines[4].hasSuffix("test-bundle-1.0.0/tagmanifest-sha256.txt"))
+        #expect(lines[5].hasSuffix("test-bundle-1.0.0/data/" + AssetCatalog.categoryImagePath(1)))
         let bad = try MCPackBinary.run(["build"], in: project.root, environment: ["SOURCE_DATE_EPOCH": "yesterday"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("SOURCE_DATE_EPOCH: \"yesterday\""))

@@ -1,0 +1,59 @@
+import Foundation
+
+/// One part of the bag an input made, as HANDOVER.md names it: each input
+/// describes its own (`BundleInput.handover`), so the page lists what the
+/// bag holds at the paths it holds it, whatever the inputs are.
+struct HandoverPart: Sendable, Equatable {
+    /// Relative to data/: a file, or a folder ending in `/`.
+    var path: String
+    /// What it is and what it is for, in a sentence of Markdown.
+    var purpose: String
+}
+
+/// A part with what it holds, counted from the payload as made.
+struct HandoverRow: Sendable, Equatable {
+    var path: String
+    var purpose: String
+    var files: Int
+    var bytes: Int
+
+    /// Counts each part's files and bytes in `payload`.
+    static func rows(_ parts: [HandoverPart], payload: [PayloadFile]) -> [HandoverRow] {
+        let sized = payload.map { ($0.path, size(of: $0)) }
+        return parts.map { part in
+            let held = sized.filter { part.path.hasSuffix("/") ? $0.0.hasPrefix(part.path) : $0.0 == part.path }
+            return HandoverRow(path: part.path, purpose: part.purpose, files: held.count, bytes: held.reduce(0) { $0 + $1.1 })
+        }
+    }
+
+    private static func size(of file: PayloadFile) -> Int {
+        switch (file.source, file.known) {
+        case (.bytes(let data), _): return data.count
+        case (.file, let known?): return known.bytes
+        case (.file(let path), nil):
+            return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        case (.archived, let known?): return known.bytes
+        case (.archived(let archive, let path), nil): return archive.entries[path]?.bytes ?? 0
+        }
+    }
+
+    /// Bytes as people read them: 512 B, 12.3 KB, 25.3 MB.
+    static func sizeText(_ bytes: Int) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
+        var value = Double(bytes) / 1024
+        var unit = 0
+        let units = ["KB", "MB", "GB", "TB"]
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return String(format: "%.1f %@", value, units[unit])
+    }
+}
+
+extension BundleInput {
+    /// The rows of HANDOVER.md for what this input made.
+    static func handoverRows(_ record: Record, payload: [PayloadFile]) -> [HandoverRow] {
+        HandoverRow.rows(handover(record, files: payload.map(\.path).sorted()), payload: payload)
+    }
+}

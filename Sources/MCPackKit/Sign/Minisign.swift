@@ -1,0 +1,157 @@
+import FileIO
+import Foundation
+import Signing
+
+/// minisign's files (https://jedisct1.github.io/minisign/): a secret key
+/// (encrypted with scrypt or not, as `minisign -G` and `-G -W` write it),
+/// a public key, and a prehashed ("ED") signature with its trusted comment.
+/// The layouts are minisign's; every primitive is OpenSSL's, through Signing.
+enum Minisign {
+    /// Ed25519 signatures of the file's BLAKE2b-512 ("ED"); "Ed" is the
+    /// legacy signature of the whole file.
+    static let prehashed: [UInt8] = Array("ED".utf8)
+    static let keyAlgorithm: [UInt8] = Array("Ed".utf8)
+
+    struct SecretKey {
+        var keyID: [UInt8]  // 8 bytes, little-endian as minisign stores it
+        var key: Ed25519PrivateKey
+    }
+
+    struct PublicKey: Equatable {
+        var keyID: [UInt8]
+        var key: [UInt8]
+        /// The key ID as minisign prints it: the 8 bytes read as a
+        /// little-endian number, in upper-case hex.
+        var idText: String { keyIDText(keyID) }
+    }
+
+    static func keyIDText(_ id: [UInt8]) -> String {
+        id.reversed().map { String(format: "%02X", $0) }.joined()
+    }
+
+    /// True when the file's text looks like a minisign secret key (its
+    /// second line is base64 of "Ed" then a KDF name).
+    static func isSecretKey(_ text: String) -> Bool {
+        let lines = text.split(whereSeparator: \.isNewline)
+        return lines.count >= 2 && lines[0].hasPrefix("untrusted comment:") && lines[1].hasPrefix("RW")
+    }
+
+    /// Reads a secret key; `password` is asked only when the key is
+    /// encrypted. A wrong password is told apart from a damaged key by the
+    /// public key a secret key holds beside its seed: the seed the password
+    /// gives must derive it.
+    static func readSecretKey(_ text: String, file: String, password: () throws -> String) throws -> SecretKey {
+        let lines = text.split(whereSeparator: \.isNewline)
+        guard lines.count >= 2, lines[0].hasPrefix("untrusted comment:"), let blob = Data(base64Encoded: String(lines[1]).trimmingCharacters(in: .whitespaces)) else {
+            throw FileError(path: file, message: "not a minisign secret key (an untrusted comment line, then one line of base64)")
+        }
+        let bytes = [UInt8](blob)
+        // sig_alg 2, kdf_alg 2, chk_alg 2, salt 32, opslimit 8, memlimit 8,
+        // then keynum 8, secret key 64 (seed and public key), checksum 32.
+        if bytes.count == 42 { throw FileError(path: file, message: "a minisign public key: sign with the secret key (minisign -G wrote both)") }
+        guard bytes.count == 158 else { throw FileError(path: file, message: "a minisign secret key is 158 bytes; this one is \(bytes.count) (cut short or damaged)") }
+        guard Array(bytes[0..<2]) == keyAlgorithm else { throw FileError(path: file, message: "not an Ed25519 minisign key") }
+        let kdf = Array(bytes[2..<4])
+        var secret = Array(bytes[54..<158])
+        if kdf == Array("Sc".utf8) {
+            let salt = Array(bytes[6..<38])
+            let ops = littleEndian(bytes[38..<46])
+            let mem = littleEndian(bytes[46..<54])
+            let typed = try password()
+            let stream: [UInt8]
+            do {
+                stream = try Scrypt.derive(password: Array(typed.utf8), salt: salt, opsLimit: ops, memLimit: mem, length: secret.count)
+            } catch {
+                throw FileError(path: file, message: error.message)
+            }
+            for index in secret.indices { secret[index] ^= stream[index] }
+        } else if kdf != [0, 0] {
+            throw FileError(path: file, message: "the key is protected with a method mcpack does not know (\(String(decoding: kdf, as: UTF8.self)))")
+        }
+        let keyID = Array(secret[0..<8])
+        let seed = Array(secret[8..<40])
+        let storedPublic = Array(secret[40..<72])
+        let checksum = Array(secret[72..<104])
+        let key = try Ed25519PrivateKey(seed: seed)
+        if key.publicKey != storedPublic {
+            throw FileError(path: file, message: kdf == [0, 0] ? "the key is damaged (its seed does not give the public key stored with it)"
+                                                      : "wrong password (the key it opens does not match the public key stored in it)")
+        }
+        // minisign's own check, where this OpenSSL can compute it: BLAKE2b
+        // with a 32-byte output over the algorithm, key ID and secret key.
+        // An unencrypted key from `minisign -G -W` leaves it zero.
+        if checksum != [UInt8](repeating: 0, count: 32),
+           let computed = SignatureDigest.blake2b256(keyAlgorithm + keyID + Array(secret[8..<72])), computed != checksum {
+            throw FileError(path: file, message: "the key's checksum does not match: the key is damaged")
+        }
+        return SecretKey(keyID: keyID, key: key)
+    }
+
+    /// A public key file (its base64 line is found wherever it is) or the
+    /// base64 line alone, as `minisign -P` takes it.
+    static func readPublicKey(_ text: String, file: String) throws -> PublicKey {
+        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { !$0.isEmpty && !$0.hasPrefix("untrusted comment:") } ?? ""
+        guard let blob = Data(base64Encoded: line), blob.count == 42, Array(blob.prefix(2)) == keyAlgorithm else {
+            throw FileError(path: file, message: "not a minisign public key (one line of base64 beginning RW, 56 characters)")
+        }
+        let bytes = [UInt8](blob)
+        return PublicKey(keyID: Array(bytes[2..<10]), key: Array(bytes[10..<42]))
+    }
+
+    static func publicKeyText(_ key: PublicKey) -> String {
+        "untrusted comment: minisign public key \(key.idText)\n" + Data(keyAlgorithm + key.keyID + key.key).base64EncodedString() + "\n"
+    }
+
+    /// The .minisig file: an untrusted comment, the signature of the
+    /// BLAKE2b-512 digest, the trusted comment, and the global signature
+    /// over the signature and the trusted comment (which binds the comment).
+    static func signature(digest: [UInt8], key: SecretKey, trustedComment: String, untrustedComment: String) throws -> String {
+        let signature = try key.key.sign(digest)
+        let global = try key.key.sign(signature + Array(trustedComment.utf8))
+        return "untrusted comment: \(untrustedComment)\n"
+            + Data(prehashed + key.keyID + signature).base64EncodedString() + "\n"
+            + "trusted comment: \(trustedComment)\n"
+            + Data(global).base64EncodedString() + "\n"
+    }
+
+    struct Signature {
+        var algorithm: [UInt8]
+        var keyID: [UInt8]
+        var signature: [UInt8]
+        var trustedComment: String
+        var globalSignature: [UInt8]
+    }
+
+    /// Parses a .minisig; each way it can be wrong says which line.
+    static func readSignature(_ data: Data, file: String) throws -> Signature {
+        let text = String(decoding: data, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        func line(_ index: Int, _ what: String) throws -> String {
+            guard index < lines.count, !lines[index].isEmpty else {
+                throw FileError(path: file, message: "line \(index + 1): \(what) is missing (the file is cut short)")
+            }
+            return lines[index]
+        }
+        guard try line(0, "the untrusted comment").hasPrefix("untrusted comment:") else {
+            throw FileError(path: file, message: "line 1: not a minisign signature (it should begin with 'untrusted comment:')")
+        }
+        guard let blob = Data(base64Encoded: try line(1, "the signature")), blob.count == 74 else {
+            throw FileError(path: file, message: "line 2: the signature is not 74 bytes of base64 (damaged)")
+        }
+        let comment = try line(2, "the trusted comment")
+        guard comment.hasPrefix("trusted comment: ") else {
+            throw FileError(path: file, message: "line 3: should begin with 'trusted comment: '")
+        }
+        guard let global = Data(base64Encoded: try line(3, "the global signature")), global.count == 64 else {
+            throw FileError(path: file, message: "line 4: the global signature is not 64 bytes of base64 (damaged)")
+        }
+        let bytes = [UInt8](blob)
+        return Signature(algorithm: Array(bytes[0..<2]), keyID: Array(bytes[2..<10]), signature: Array(bytes[10..<74]),
+                         trustedComment: String(comment.dropFirst("trusted comment: ".count)), globalSignature: [UInt8](global))
+    }
+
+    private static func littleEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}
