@@ -56,7 +56,10 @@ public final class PreviousArchive: @unchecked Sendable {
     /// size of each. nil, and `why` says so, when the archive is unreadable,
     /// not one bag, or its manifest does not name exactly the entries it
     /// holds under those prefixes.
-    static func open(_ path: String, prefixes: [String], why: (String) -> Void) -> PreviousArchive? {
+    /// `expecting`: the exact set of paths under `prefixes` the archive
+    /// must hold (a pyramid's every tile): one that holds more or fewer,
+    /// even with manifests that agree, is not a source.
+    static func open(_ path: String, prefixes: [String], expecting: Set<String>? = nil, why: (String) -> Void) -> PreviousArchive? {
         func owned(_ bagPath: String) -> Bool { prefixes.contains { bagPath.hasPrefix($0) } }
         var manifest: Data?
         var bundle: Data?
@@ -69,7 +72,13 @@ public final class PreviousArchive: @unchecked Sendable {
                 let name = String(decoding: entry.name, as: UTF8.self)
                 guard let slash = name.firstIndex(of: "/") else { continue }
                 let bagPath = String(name[name.index(after: slash)...])
-                if owned(bagPath) { sizes[bagPath] = Int(entry.size) }
+                if owned(bagPath) {
+                    guard let size = Int(exactly: entry.size) else {
+                        why("declares \(bagPath) as \(entry.size) bytes")
+                        return nil
+                    }
+                    sizes[bagPath] = size
+                }
             }
         }
         do {
@@ -117,6 +126,11 @@ public final class PreviousArchive: @unchecked Sendable {
             why("holds \(extra), which its manifest does not name")
             return nil
         }
+        if let expecting, Set(paths) != expecting {
+            let missing = expecting.subtracting(paths).count, extra = Set(paths).subtracting(expecting).count
+            why("does not hold exactly the entries its record implies (\(missing) missing, \(extra) more)")
+            return nil
+        }
         return PreviousArchive(path: path, bundleJSON: bundle, entries: entries, paths: paths)
     }
 }
@@ -155,7 +169,7 @@ struct PreviousArchives: Sendable {
     /// The first archive whose bundle.json `accept`s, opened as a source of
     /// its entries under `prefixes`; `note` hears why one that was accepted
     /// could not be used.
-    func first(under prefixes: [String], where accept: (Data) -> Bool, note: (String) -> Void) -> PreviousArchive? {
+    func first(under prefixes: [String], expecting: Set<String>? = nil, where accept: (Data) -> Bool, note: (String) -> Void) -> PreviousArchive? {
         for path in candidates {
             let name = (path as NSString).lastPathComponent
             guard let json = PreviousArchive.bundleJSON(at: path) else {
@@ -163,7 +177,7 @@ struct PreviousArchives: Sendable {
                 continue
             }
             guard accept(json) else { continue }
-            if let archive = PreviousArchive.open(path, prefixes: prefixes, why: { note("\(name) \($0); not copying from it") }) {
+            if let archive = PreviousArchive.open(path, prefixes: prefixes, expecting: expecting, why: { note("\(name) \($0); not copying from it") }) {
                 return archive
             }
         }

@@ -333,6 +333,12 @@ import Testing
         relative.items[0].annotations![0].items[0].id = "clauses/39"
         #expect(bag(files.merging([Self.path: JSON.encode(relative)]) { $1 }).map(\.rule) == ["manifest-ids", "manifest-clauses", "manifest-clauses"])
 
+        var twice = manifest
+        twice.items[0].annotations![0].items.append(twice.items[0].annotations![0].items[0])
+        let doubled = bag(files.merging([Self.path: JSON.encode(twice)]) { $1 })
+        #expect(doubled.map(\.rule) == ["manifest-clauses"], "\(doubled)")
+        #expect(doubled.first?.message.contains("appears more than once") == true, "\(doubled)")
+
         // clauses.json edited after the build: the manifest no longer says what it says.
         var clauses = try JSONDecoder().decode(ClausesDocument.self, from: try #require(files["data/clauses.json"]))
         clauses.clauses[1].translation = "Changed."

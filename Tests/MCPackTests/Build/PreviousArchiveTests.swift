@@ -61,7 +61,27 @@ import Testing
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
-    @Test(arguments: ["flip", "retile", "cut"])
+    /// A IIIF bundle's manifest.json sits beside its pyramid but is made
+    /// from the clauses: a rebuild copies the pyramid only, and the
+    /// manifest says the edited clause.
+    @Test func aIIIFRebuildCopiesThePyramidButNotTheManifest() async throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        try project.edit("bundle.toml", "overlap = 1", "overlap = 1\nlayout = \"iiif3\"\niiif_base_url = \"https://example.org/iiif\"")
+        _ = try await build(project)
+        try project.edit("bundle.toml", #"version = "1.0.0""#, #"version = "1.1.0""#)
+        try project.edit("assets/clauses.toml", "Also still law.", "Also still law, in part.")
+        let (second, events) = try await build(project)
+        #expect(!tiled(events), "the master was tiled again")
+        let files = try archiveContents(project.url("dist/test-bundle-1.1.0.zip"))
+        let manifest = String(decoding: try #require(files["test-bundle-1.1.0/data/document/manifest.json"]), as: UTF8.self)
+        #expect(manifest.contains("Also still law, in part."))
+        try FileManager.default.moveItem(at: project.url("dist"), to: project.url("kept"))
+        let (cold, _) = try await build(project)
+        #expect(cold.sha256 == second.sha256)
+    }
+
+    @Test(arguments: ["flip", "retile", "cut", "drop"])
     func aDamagedPreviousArchiveIsNotTrusted(_ how: String) throws {
         let project = try TestProject.make()
         defer { project.destroy() }
@@ -74,7 +94,11 @@ import Testing
         try project.edit("bundle.toml", #"version = "0.9.0""#, #"version = "1.0.0""#)
         let warm = try MCPackBinary.run(["build"], in: project.root)
         #expect(warm.status == 0, "\(warm.stderr)")
-        let said = how == "cut" ? "test-bundle-0.9.0.zip cannot be read" : "test-bundle-0.9.0.zip: \(Self.tile)"
+        let said = switch how {
+        case "cut": "test-bundle-0.9.0.zip cannot be read"
+        case "drop": "test-bundle-0.9.0.zip does not hold exactly the entries its record implies (1 missing, 0 more)"
+        default: "test-bundle-0.9.0.zip: \(Self.tile)"
+        }
         #expect(warm.stderr.contains(said), "\(warm.stderr)")
         #expect(try Data(contentsOf: old) == damaged, "the previous archive was changed")
 
@@ -86,7 +110,8 @@ import Testing
     /// Writes `archive` damaged to `target`: `flip` changes a byte of a
     /// tile where it is stored (the zip's CRC no longer matches), `retile`
     /// writes the archive again with that tile's bytes changed (every CRC
-    /// right, the manifest wrong), `cut` keeps its first half.
+    /// right, the manifest wrong), `cut` keeps its first half, `drop`
+    /// writes it again without that tile and without its manifest line.
     static func damage(_ archive: URL, to target: URL, how: String) throws {
         _ = ProcessSetUp.done
         let files = try archiveContents(archive)
@@ -108,7 +133,14 @@ import Testing
                 guard entry.isRegular, let path = entry.path else { continue }
                 var data = Data()
                 try reader.readData { data.append(contentsOf: $0) }
-                if path == name { data[data.count / 2] ^= 0xFF }
+                if path == name {
+                    if how == "drop" { continue }
+                    data[data.count / 2] ^= 0xFF
+                }
+                if how == "drop", path.hasSuffix("/manifest-sha256.txt") {
+                    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").filter { !$0.hasSuffix("  " + tile) }
+                    data = Data((lines.joined(separator: "\n") + "\n").utf8)
+                }
                 try writer.add(path: path, data: data, mtime: Builder.defaultSourceDate, compress: false)
             }
             _ = try writer.finish()

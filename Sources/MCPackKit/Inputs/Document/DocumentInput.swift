@@ -172,7 +172,11 @@ enum DocumentInput: BundleInput {
             let wanted = record(tiles: 0, colour: colour)
             // An archive built before from the same master, settings and
             // libraries holds the tiles this build would make, byte for byte.
-            if let previous = env.previous.first(under: ["data/document/"], where: { json in
+            // Only the pyramid's own files: the IIIF manifest beside it is the
+            // manifest input's, made from this build's clauses.
+            let pyramidPaths = Self.pyramidPaths(layout(settings, size: plan.size))
+            let prefixes = settings.layout == "iiif3" ? ["data/document/\(name)/"] : ["data/document/\(name).dzi", "data/document/\(name)_files/"]
+            if let previous = env.previous.first(under: prefixes, expecting: Set(pyramidPaths.map { "data/" + $0 }), where: { json in
                 guard let head = try? JSONDecoder().decode(BundleJSON.Head.self, from: json), head.mcpack == MCPackVersion.current,
                       var earlier = try? BundleJSON.component(Record.self, named: component, from: json) else { return false }
                 earlier.tiles = 0
@@ -182,8 +186,7 @@ enum DocumentInput: BundleInput {
                     let entry = previous.entries[path]!
                     return PayloadFile(path: String(path.dropFirst("data/".count)), source: .archived(previous, path: path), known: (entry.sha256, entry.bytes))
                 }
-                let earlier = try? BundleJSON.component(Record.self, named: component, from: previous.bundleJSON)
-                return Made(payload: payload, record: record(tiles: earlier?.tiles ?? 0, colour: colour), cached: true)
+                return Made(payload: payload, record: record(tiles: tileCount(payload.map(\.path)), colour: colour), cached: true)
             }
             let started = Date()
             let total = geometry.totalTiles
@@ -200,7 +203,7 @@ enum DocumentInput: BundleInput {
                                          settings: pyramid) { try picture().0 }
                 }
             }
-            let tiles = entry.files.count { !$0.path.hasSuffix(".dzi") && !$0.path.hasSuffix("info.json") && !$0.path.contains("/full/") }
+            let tiles = tileCount(entry.files.map(\.path))
             // Once the archive holds the tiles, it is their one copy.
             return Made(payload: entry.payload(under: "document/"), record: record(tiles: tiles, colour: colour), cached: entry.reused,
                         transient: [entry.folder])
@@ -209,6 +212,34 @@ enum DocumentInput: BundleInput {
         } catch {
             throw env.failure(settings.image, "cannot make the tile pyramid: \(error)")
         }
+    }
+
+    /// The tiles among a pyramid's files: not its descriptor, nor a IIIF
+    /// full image.
+    static func tileCount(_ paths: [String]) -> Int {
+        paths.count { !$0.hasSuffix(".dzi") && !$0.hasSuffix("info.json") && !$0.contains("/full/") }
+    }
+
+    /// Every file of the pyramid `layout` describes, relative to data/: the
+    /// descriptor and each tile (and for IIIF, each full image it lists).
+    static func pyramidPaths(_ layout: PyramidLayout) -> [String] {
+        var paths = [layout.descriptorPath]
+        if layout.kind == .iiif3 {
+            let iiif = IIIFLayout(width: layout.width, height: layout.height, tileSize: layout.tileSize, ext: layout.tileExtension)
+            let folder = layout.tilesFolder
+            paths += iiif.tiles.map { folder + $0.path }
+            paths.append(folder + iiif.fullMaxPath)
+            paths += (iiif.info(id: "").sizes ?? []).map { folder + iiif.fullPath($0) }
+        } else {
+            let geometry = layout.geometry
+            for level in 0...geometry.maxLevel {
+                let tiles = geometry.tiles(ofLevel: level)
+                for column in 0..<tiles.columns {
+                    for row in 0..<tiles.rows { paths.append(layout.deepZoomTilePath(level: level, column: column, row: row)) }
+                }
+            }
+        }
+        return paths
     }
 
     /// Completes what dzsave wrote in `folder` into a IIIF level 0 service

@@ -56,6 +56,10 @@ extension ManifestInput {
     private static func compare(_ annotations: [PresentationManifest.Annotation], _ clauses: ClausesDocument, canvas: String,
                                 path: String) -> [Problem] {
         var problems: [Problem] = []
+        var seen = Set<String>()
+        for annotation in annotations where !seen.insert(annotation.id).inserted {
+            problems.append(Problem(path, "manifest-clauses", "annotation \(annotation.id) appears more than once; each clause has one"))
+        }
         var found = Dictionary(annotations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for clause in clauses.clauses {
             let expected = PresentationManifest.annotation(clause, canvas: canvas)
