@@ -86,6 +86,21 @@ enum AssetCatalogRules {
                 problems.append(Problem(contentsPath, "catalog-appearances",
                                         "\(entry) is a \(image.appearanceName) icon of \(describe(image)); Xcode takes dark and tinted icons as universal 1024x1024 entries"))
             }
+            // Xcode's scales are 1x, 2x and 3x and its sizes a few points up
+            // to 1024: anything else is a broken (or hostile) Contents.json,
+            // reported here so that the pixel arithmetic below never meets
+            // a NaN, an infinity or an overflow.
+            var measurable = true
+            if image.scaleFactor == nil {
+                problems.append(Problem(contentsPath, "catalog-contents", "\(entry) has the scale \"\(image.scale ?? "")\"; expected 1x, 2x or 3x"))
+                measurable = false
+            }
+            if let size = image.size, image.points == nil {
+                problems.append(Problem(contentsPath, "catalog-contents",
+                                        "\(entry) has the size \"\(size)\"; expected WIDTHxHEIGHT in points, each above 0 and at most 10000"))
+                measurable = false
+            }
+            let scale = image.scaleFactor ?? 1
             guard let filename = image.filename else { continue }
             let file = "\(folder)/\(filename)"
             named.insert(file)
@@ -97,15 +112,13 @@ enum AssetCatalogRules {
                 if !bagFile.damaged { problems.append(Problem(file, "catalog-contents", "not a readable image")) }
                 continue
             }
-            let scale = Int((image.scale ?? "1x").dropLast()) ?? 1
-            if let size = image.size {
-                let points = size.split(separator: "x").compactMap { Double($0) }
-                if points.count == 2 {
-                    let want = (Int((points[0] * Double(scale)).rounded()), Int((points[1] * Double(scale)).rounded()))
-                    if picture.width != want.0 || picture.height != want.1 {
-                        problems.append(Problem(file, "catalog-sizes",
-                                                "is \(picture.width) x \(picture.height) px; Contents.json says \(size) @\(scale)x = \(want.0) x \(want.1) px"))
-                    }
+            if !measurable {
+                // Reported above; there is no size to hold the file to.
+            } else if let size = image.size, let points = image.points {
+                let want = (Int((points.width * Double(scale)).rounded()), Int((points.height * Double(scale)).rounded()))
+                if picture.width != want.0 || picture.height != want.1 {
+                    problems.append(Problem(file, "catalog-sizes",
+                                            "is \(picture.width) x \(picture.height) px; Contents.json says \(size) @\(scale)x = \(want.0) x \(want.1) px"))
                 }
             } else {
                 // An image set: each scale is that multiple of the @1x, to

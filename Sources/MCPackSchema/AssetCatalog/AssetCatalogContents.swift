@@ -48,6 +48,25 @@ public struct AssetCatalogContents: Codable, Equatable, Sendable {
         public var appearanceName: String {
             appearances?.first { $0.appearance == "luminosity" }?.value ?? "default"
         }
+
+        /// The scale as a number: 1, 2 or 3 for "1x", "2x" or "3x", 1 when
+        /// there is none; nil for anything else, which Xcode does not take
+        /// and which no pixel arithmetic should meet (a huge one overflows).
+        public var scaleFactor: Int? {
+            guard let scale else { return 1 }
+            guard scale.hasSuffix("x"), let value = Int(scale.dropLast()), (1...3).contains(value) else { return nil }
+            return value
+        }
+
+        /// The size in points when it is WIDTHxHEIGHT, each above 0 and at
+        /// most 10000; nil when there is no size or it is not such ("nan",
+        /// "inf" and "1e308" read as numbers but trap when made pixels).
+        public var points: (width: Double, height: Double)? {
+            let parts = (size ?? "").split(separator: "x", omittingEmptySubsequences: false).map { Double($0) }
+            guard parts.count == 2, let width = parts[0], let height = parts[1],
+                  [width, height].allSatisfy({ $0.isFinite && $0 > 0 && $0 <= 10_000 }) else { return nil }
+            return (width, height)
+        }
     }
 
     public struct Info: Codable, Equatable, Sendable {

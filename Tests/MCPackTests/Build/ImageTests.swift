@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import MCPackSchema
 import FileIO
 import Hashing
@@ -304,6 +307,27 @@ import Testing
         let result = try MCPackBinary.run(["build"], in: project.root)
         #expect(result.status == 2)
         #expect(result.stderr.contains("assets/icon/Seal.icon: is named Seal; it must be AppIcon.icon"), "\(result.stderr)")
+    }
+
+    /// "--" may not stand inside an XML comment: a title holding it must
+    /// leave the plist and the storyboard well-formed. XMLParser (libxml2)
+    /// is the judge: Foundation's plist reader and XMLDocument recover
+    /// from the error and read such a file anyway.
+    @Test func aTitleWithADoubleHyphenLeavesTheXmlWellFormed() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        try project.edit("bundle.toml", #"title = "Test Bundle""#, #"title = "A -- B""#)
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try archiveContents(project.url("dist/test-bundle-1.0.0.zip"))
+        let fragment = try #require(files[top + "app/Info-fragment.plist"])
+        let plist = try #require(try PropertyListSerialization.propertyList(from: fragment, format: nil) as? [String: Any])
+        #expect(plist["CFBundleIconName"] as? String == AssetCatalog.appIconName)
+        let storyboard = try #require(files[top + "launch/\(AssetCatalog.launchStoryboardName).storyboard"])
+        for (name, data) in [("Info-fragment.plist", fragment), ("storyboard", storyboard)] {
+            let parser = XMLParser(data: data)
+            #expect(parser.parse(), "\(name): \(String(describing: parser.parserError))")
+        }
     }
 
     @Test func launchLayersHaveTheirStatedSizes() throws {

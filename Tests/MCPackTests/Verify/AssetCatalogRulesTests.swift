@@ -89,6 +89,32 @@ import Testing
         #expect(found.contains { $0.contains("images[4] is a dark icon of ipad 76x76 2x; Xcode takes dark and tinted icons as universal 1024x1024 entries") })
     }
 
+    /// Sizes and scales that read as numbers but make no pixels (NaN, an
+    /// overflowing product, a huge scale) are named, not trapped on.
+    @Test func aHostileSizeOrScaleIsNamedNotTrappedOn() throws {
+        var files = try Self.good()
+        var images = IconAppearance.allCases.map(\.entry)
+        images[0].size = "nanxnan"
+        images[2].scale = "9223372036854775807x"
+        images.append(.init(filename: "AppIcon.png", idiom: "ipad", scale: "2x", size: "1e308x1"))
+        images.append(.init(filename: "AppIcon.png", idiom: "iphone", scale: "1x", size: "infx0"))
+        files["\(Self.set)/Contents.json"] = JSON.encode(AssetCatalogContents(images: images))
+        let text = "data/\(AssetCatalog.launchSet("LaunchText"))"
+        files["\(text)/Contents.json"] = JSON.encode(AssetCatalogContents(images: [
+            .init(filename: "LaunchText.png", idiom: "universal", scale: "1x"),
+            .init(filename: "LaunchText@2x.png", idiom: "universal", scale: "9223372036854775807x"),
+            .init(filename: "LaunchText@3x.png", idiom: "universal", scale: "3x"),
+        ]))
+        let expected = [
+            "\(Self.set)/Contents.json: catalog-contents: images[0] has the size \"nanxnan\"; expected WIDTHxHEIGHT in points, each above 0 and at most 10000",
+            "\(Self.set)/Contents.json: catalog-contents: images[2] has the scale \"9223372036854775807x\"; expected 1x, 2x or 3x",
+            "\(Self.set)/Contents.json: catalog-contents: images[3] has the size \"1e308x1\"; expected WIDTHxHEIGHT in points, each above 0 and at most 10000",
+            "\(Self.set)/Contents.json: catalog-contents: images[4] has the size \"infx0\"; expected WIDTHxHEIGHT in points, each above 0 and at most 10000",
+            "\(text)/Contents.json: catalog-contents: images[1] has the scale \"9223372036854775807x\"; expected 1x, 2x or 3x",
+        ]
+        #expect(Self.check(files).sorted() == expected.sorted())
+    }
+
     @Test func aColouredTintedIconAndAnAlphaDefaultIconAreCaught() throws {
         var files = try Self.good()
         files["\(Self.set)/AppIcon-tinted.png"] = try Self.png(1024, [90, 10, 10])

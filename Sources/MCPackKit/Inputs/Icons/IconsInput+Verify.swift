@@ -9,19 +9,30 @@ extension IconsInput {
     /// The icon set holds the icons bundle.json lists, and its pictures are
     /// 8-bit sRGB (or grey); Xcode's own rules for the set (sizes, files,
     /// appearances, alpha, a grey tinted icon) are the catalog's
-    /// (AssetCatalogRules).
+    /// (AssetCatalogRules), which this applies itself to the set of a bag
+    /// made before the catalog (data/icons/AppIcon.appiconset).
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
-        let folder = "data/\(AssetCatalog.appIconSet)"
-        let path = folder + "/Contents.json"
+        var folder = "data/\(AssetCatalog.appIconSet)"
+        var path = folder + "/Contents.json"
         var problems = verifyComposer(record, in: bag)
-        guard bag.files[path] != nil else {
-            // A bag made before the catalog (no `sizes` in its record) kept
-            // its icons elsewhere.
-            if record?.sizes != nil { problems.append(Problem(path, "icons-contents", "missing; bundle.json lists an app icon")) }
-            return problems
+        let legacy = "data/\(legacyFolder)/\(AssetCatalog.appIconName).appiconset"
+        var isLegacy = false
+        if bag.files[path] == nil {
+            guard bag.files[legacy + "/Contents.json"] != nil else {
+                // No icon set at all: the record asks for one only when it
+                // has sizes (a bag made with the catalog).
+                if record?.sizes != nil { problems.append(Problem(path, "icons-contents", "missing; bundle.json lists an app icon")) }
+                return problems
+            }
+            (folder, path, isLegacy) = (legacy, legacy + "/Contents.json", true)
         }
-        var ignored: [Problem] = []
-        guard let contents = bag.decode(AssetCatalogContents.self, path, rule: "icons-contents", &ignored) else { return problems }
+        // The catalog's rules report a broken Contents.json in the catalog;
+        // nothing else reads the old set's.
+        var unread: [Problem] = []
+        guard let contents = bag.decode(AssetCatalogContents.self, path, rule: "icons-contents", &unread) else {
+            return problems + (isLegacy ? unread : [])
+        }
+        if isLegacy { problems += AssetCatalogRules.checkSet(folder, contents, appIcon: true, in: bag) }
         let named = Set((contents.images ?? []).compactMap(\.filename))
         for icon in record?.icons ?? [] where !named.contains(icon.file) {
             problems.append(Problem(path, "icons-contents", "does not name \(icon.file), which bundle.json lists"))

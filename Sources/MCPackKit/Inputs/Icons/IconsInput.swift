@@ -19,7 +19,11 @@ enum IconsInput: BundleInput {
     static let table = "icon"
     static let required = false
     static let component = "icons"
-    static let payload = [AssetCatalog.appIconSet + "/", IconComposer.bundleFolder + "/"]
+    /// `icons/` is where a bag made before the catalog kept its icon set
+    /// (icons/AppIcon.appiconset): claimed so verify still reads and checks
+    /// it, and diff still names its files as the icons'.
+    static let payload = [AssetCatalog.appIconSet + "/", IconComposer.bundleFolder + "/", legacyFolder + "/"]
+    static let legacyFolder = "icons"
     static let masterSide = 1024
     static let idioms = ["iphone", "ipad", "ios-marketing"]
 

@@ -68,7 +68,6 @@ enum LaunchInput: BundleInput {
 
     /// The values LaunchScreen.storyboard.mustache places.
     struct StoryboardContext {
-        var title: String
         var textWidth: Int
         var textHeight: Int
         var textX: Int
@@ -124,7 +123,6 @@ enum LaunchInput: BundleInput {
         let points = plan.textSize(1)
         do {
             let storyboard = try TemplateSet.load("launch").render(StoryboardContext(
-                title: env.project.config.title,
                 textWidth: points.width, textHeight: points.height,
                 textX: (1024 - points.width) / 2, textY: (1366 - points.height) / 2,
                 backgroundWidth: background.image.width, backgroundHeight: background.image.height))

@@ -212,10 +212,11 @@ struct PreviewContext {
             guard let file = image.filename, let size = image.size, seen.insert(file).inserted else { return nil }
             // The single-size entries have no scale: 1024 pt at 1x.
             let scale = image.scale ?? "1x"
-            let points = Double(size.split(separator: "x").first ?? "") ?? 0
-            let factor = Double(scale.dropLast()) ?? 0
+            // A size or scale Xcode would not take (verify names it) shows
+            // as 0 px rather than trapping on NaN or overflow.
+            let pixels = image.points.flatMap { points in image.scaleFactor.map { Int((points.width * Double($0)).rounded()) } } ?? 0
             return Icon(file: file, src: "../\(AssetCatalog.appIconSet)/\(file)", idiom: image.idiom ?? "", size: size, scale: scale,
-                        pixels: Int((points * factor).rounded()), appearance: image.appearanceName)
+                        pixels: pixels, appearance: image.appearanceName)
         }
         hasIcons = !self.icons.isEmpty
         screens = (launch?.screens ?? []).map { screen in

@@ -150,6 +150,35 @@ import Testing
                 == [AssetCatalogContents.Image(filename: "AppIcon.png", idiom: "universal", platform: "ios", size: "1024x1024")])
     }
 
+    /// A bag made before the catalog kept its set in data/icons/: its
+    /// sizes, alpha, unnamed files and colour are still checked there.
+    @Test func theIconSetOfABagMadeBeforeTheCatalogIsStillChecked() throws {
+        let folder = "data/icons/AppIcon.appiconset"
+        let list = JSON.encode(AssetCatalogContents(images: [
+            .init(filename: "AppIcon-76@2x.png", idiom: "ipad", scale: "2x", size: "76x76"),
+            .init(filename: "AppIcon-1024.png", idiom: "ios-marketing", scale: "1x", size: "1024x1024"),
+        ]))
+        let good = [
+            "\(folder)/Contents.json": list,
+            "\(folder)/AppIcon-76@2x.png": try Imaging.Image.solid(width: 152, height: 152, ink: [10, 20, 30]).pngData(),
+            "\(folder)/AppIcon-1024.png": try Imaging.Image.solid(width: 1024, height: 1024, ink: [10, 20, 30]).pngData(),
+        ]
+        #expect(IconsInput.verify(nil, in: DocumentStagesTests.bag(good)).isEmpty)
+        var bad = good
+        bad["\(folder)/AppIcon-76@2x.png"] = try Imaging.Image.solid(width: 150, height: 150, ink: [10, 20, 30]).sixteenBit().pngData()
+        bad["\(folder)/AppIcon-1024.png"] = try Imaging.Image.solid(width: 1024, height: 1024, ink: [10, 20, 30, 200]).pngData()
+        bad["\(folder)/stray.png"] = try Imaging.Image.solid(width: 8, height: 8, ink: [1, 2, 3]).pngData()
+        let found = IconsInput.verify(nil, in: DocumentStagesTests.bag(bad)).map { "\($0.path): \($0.rule)" }
+        #expect(found == [
+            "\(folder)/AppIcon-76@2x.png: catalog-sizes",
+            "\(folder)/AppIcon-1024.png: catalog-alpha",
+            "\(folder)/stray.png: catalog-contents",
+            "\(folder)/AppIcon-76@2x.png: picture-srgb",
+        ])
+        bad["\(folder)/Contents.json"] = Data("{".utf8)
+        #expect(IconsInput.verify(nil, in: DocumentStagesTests.bag(bad)).map(\.rule) == ["icons-contents"])
+    }
+
     @Test func bundleJsonListsWhatTheSetMustName() throws {
         let list = JSON.encode(AssetCatalogContents(images: [IconAppearance.default.entry]))
         let icon = try Imaging.Image.solid(width: 1024, height: 1024, ink: [10, 20, 30]).pngData()

@@ -48,6 +48,19 @@ import Testing
 
     static func page(_ files: [String: Data]) -> String { String(decoding: files["data/preview/index.html"] ?? Data(), as: UTF8.self) }
 
+    /// An icon entry whose size or scale makes no pixels shows as 0 px
+    /// instead of trapping; a good one shows its pixels.
+    @Test func anIconOfNoSensibleSizeShowsAsNoPixels() {
+        let icons = AppIconSet(contents: AssetCatalogContents(images: [
+            .init(filename: "a.png", idiom: "ipad", scale: "2x", size: "nanxnan"),
+            .init(filename: "b.png", idiom: "ipad", scale: "9223372036854775807x", size: "76x76"),
+            .init(filename: "c.png", idiom: "ipad", scale: "2x", size: "1e308x1e308"),
+            .init(filename: "d.png", idiom: "ipad", scale: "2x", size: "83.5x83.5"),
+        ]))
+        let context = PreviewContext(data: Self.data(), icons: icons, launch: nil)
+        #expect(context.icons.map(\.pixels) == [0, 0, 0, 167])
+    }
+
     @Test func thePageAndItsFilesAreThoseOfTheTemplates() throws {
         let files = try Self.render(Self.data())
         #expect(files.keys.sorted() == ["data/preview/index.html", "data/preview/style.css", "data/preview/viewer.js"])
