@@ -330,6 +330,19 @@ import Testing
         }
     }
 
+    /// A title is text in ClauseData.swift, never code: a line break in it
+    /// (a TOML basic string may hold one) once ended a comment there.
+    @Test func aTitleWithALineBreakStaysOutOfTheSwiftCode() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        try project.edit("bundle.toml", #"title = "Test Bundle""#, #"title = "A\nlet injected = 1""#)
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try archiveContents(project.url("dist/test-bundle-1.0.0.zip"))
+        let swift = String(decoding: try #require(files[top + "app/ClauseData.swift"]), as: UTF8.self)
+        #expect(!swift.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("let injected") }, "\(swift.prefix(400))")
+    }
+
     @Test func launchLayersHaveTheirStatedSizes() throws {
         let project = try TestProject.make(images: true)
         defer { project.destroy() }
