@@ -357,4 +357,27 @@ struct SignatureTests {
         #expect(refused.stderr.contains("bad.key: neither a minisign secret key"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: built.url("dist/test-bundle-1.2.0.zip").path))
     }
+
+    @Test func overwritingASignedArchiveRemovesItsStaleSignature() throws {
+        let built = try Self.build()
+        defer { built.project.destroy() }
+        try Self.minisignKey(built, "k")
+        #expect(try built.run(["sign", built.archive, "--key", "k.key"]).status == 0)
+        try built.project.edit("assets/clauses.toml", "Also still law.", "Also still law today.")
+        let replaced = try built.run(["build", "--overwrite"])
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: built.url(built.archive + ".minisig").path))
+        #expect(replaced.stderr.contains("removed \(built.archive).minisig: it signed the archive this build replaced"), "\(replaced.stderr)")
+        let verified = try built.run(["verify", built.archive])
+        #expect(verified.status == 0 && !verified.stdout.contains(".minisig"), "\(verified.stdout)")
+
+        // Signed again as it is replaced: the old signature goes, the new one is the new bytes'.
+        #expect(try built.run(["sign", built.archive, "--key", "k.key"]).status == 0)
+        try built.project.edit("assets/clauses.toml", "Also still law today.", "Also still law.")
+        let resigned = try built.run(["build", "--overwrite", "--sign-key", "k.key", "--json"])
+        #expect(resigned.status == 0, "\(resigned.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(resigned.stdout.utf8)) as! [String: Any]
+        #expect(object["removed_signatures"] as? [String] == [built.archive + ".minisig"])
+        #expect(try built.shell("minisign -Vm \(built.archive) -p k.pub").status == 0)
+    }
 }
