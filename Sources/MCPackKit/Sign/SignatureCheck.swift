@@ -1,4 +1,5 @@
 import Foundation
+import FileIO
 import Signing
 
 /// What verify found of a detached signature beside an archive.
@@ -42,7 +43,7 @@ public enum SignatureCheck {
     /// is a report with `valid` false.
     public static func check(archive path: String, publicKey: String, identity: String? = nil) throws -> SignatureReport {
         let archive = trimmed(path)
-        let (keyText, keyName) = keyText(publicKey)
+        let (keyText, keyName) = try keyText(publicKey)
         if SSHSignature.isPublicKey(keyText) {
             var key = try SSHSignature.readPublicKey(keyText, file: keyName)
             if let identity {
@@ -63,9 +64,20 @@ public enum SignatureCheck {
         path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
-    private static func keyText(_ argument: String) -> (String, String) {
-        if let data = FileManager.default.contents(atPath: argument) {
+    /// A path that names no file is reported as one, not parsed as a key:
+    /// only text that starts as a key does (minisign's base64 begins RW).
+    private static func keyText(_ argument: String) throws -> (String, String) {
+        if FileManager.default.fileExists(atPath: argument) {
+            var data = Data()
+            do {
+                try FileChunks.read(argument) { data.append(contentsOf: $0) }
+            } catch let error as FileError {
+                throw FileError(path: argument, message: "--public-key: cannot read it: \(error.message)")
+            }
             return (String(decoding: data, as: UTF8.self), argument)
+        }
+        guard argument.hasPrefix("RW") || SSHSignature.isPublicKey(argument) else {
+            throw FileError(path: argument, message: "--public-key: no such file (nor a key's text: a minisign base64 line or an OpenSSH public key)")
         }
         return (argument, "--public-key")
     }

@@ -181,6 +181,15 @@ struct SignatureTests {
         let bad = try built.run(["verify", built.archive, "--public-key", "RWnotakey"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("not a minisign public key"), "\(bad.stderr)")
+        // A key file that is not there is named as missing, not parsed as a key.
+        let missing = try built.run(["verify", built.archive, "--public-key", "keys/gone.pub"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("keys/gone.pub: --public-key: no such file"), "\(missing.stderr)")
+        // One that is there but cannot be read (a folder: the tests may run as root) says so.
+        try FileManager.default.createDirectory(at: built.url("folder.pub"), withIntermediateDirectories: true)
+        let unreadable = try built.run(["verify", built.archive, "--public-key", "folder.pub"])
+        #expect(unreadable.status == 2)
+        #expect(unreadable.stderr.contains("folder.pub: --public-key: cannot read it"), "\(unreadable.stderr)")
     }
 
     @Test func encryptedMinisignKeyTakesItsPasswordAndRefusesAWrongOne() throws {
