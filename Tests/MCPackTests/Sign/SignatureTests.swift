@@ -62,6 +62,25 @@ struct SignatureTests {
         sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
         """
 
+    /// Runs its arguments on a new pty, presses Ctrl-C once the password
+    /// prompt shows, and prints the exit status and whether the pty echoes.
+    static let interrupting = """
+        import os, pty, sys, termios
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(sys.argv[1], sys.argv[1:])
+        out = b""
+        while b"Password for" not in out:
+            data = os.read(fd, 1024)
+            if not data:
+                break
+            out += data
+        os.write(fd, b"\\x03")
+        status = os.waitpid(pid, 0)[1]
+        echo = termios.tcgetattr(fd)[3] & termios.ECHO
+        print("signal", os.WTERMSIG(status) if os.WIFSIGNALED(status) else None, "echo", "on" if echo else "off")
+        """
+
     /// An unencrypted minisign key pair, as `minisign -G -W` writes it.
     static func minisignKey(_ built: Built, _ name: String) throws {
         let made = try built.shell("minisign -G -W -p \(name).pub -s \(name).key")
@@ -220,6 +239,11 @@ struct SignatureTests {
         #expect(!asked.stdout.contains("horse battery"), "the password was echoed: \(asked.stdout)")
         #expect(try built.shell("minisign -Vm \(built.archive) -p e.pub").status == 0)
         try FileManager.default.removeItem(at: built.url(built.archive + ".minisig"))
+
+        // Ctrl-C at the prompt: interrupted as ever, and the terminal echoes again.
+        let interrupted = try built.shell("unset MCPACK_KEY_PASSWORD; python3 -c '\(Self.interrupting)' '\(MCPackBinary.url.path)' sign \(built.archive) --key e.key")
+        #expect(interrupted.stdout.contains("signal \(SIGINT) echo on"), "\(interrupted.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: built.url(built.archive + ".minisig").path))
 
         let right = try built.run(["sign", built.archive, "--key", "e.key"], environment: ["MCPACK_KEY_PASSWORD": "horse battery"])
         #expect(right.status == 0, "\(right.stderr)")
