@@ -45,15 +45,8 @@ public enum SignatureCheck {
         let archive = trimmed(path)
         let (keyText, keyName) = try keyText(publicKey)
         if SSHSignature.isPublicKey(keyText) {
-            var key = try SSHSignature.readPublicKey(keyText, file: keyName)
-            if let identity {
-                if let principals = key.identity, keyText.split(separator: " ").first.map(String.init) == principals,
-                   !principals.split(separator: ",").contains(where: { $0 == identity || $0 == "*" }) {
-                    throw FileError(path: keyName, message: "the identity \(identity) is not among this key's principals (\(principals))")
-                }
-                key.identity = identity
-            }
-            return checkSSH(archive: archive, key: key)
+            let lines = try SSHSignature.readKeyLines(keyText, file: keyName)
+            return checkSSH(archive: archive, keys: try SSHSignature.chooseSigners(lines, identity: identity, file: keyName))
         }
         let key = try Minisign.readPublicKey(keyText, file: keyName)
         return checkMinisign(archive: archive, key: key)
@@ -127,7 +120,9 @@ public enum SignatureCheck {
         return report
     }
 
-    static func checkSSH(archive: String, key: SSHSignature.PublicKey) -> SignatureReport {
+    /// `keys`: those allowed to have signed (one identity may have several);
+    /// the one whose key made the signature is checked.
+    static func checkSSH(archive: String, keys: [SSHSignature.PublicKey]) -> SignatureReport {
         let path = archive + ".sig"
         var report = SignatureReport(file: path, format: "sshsig", checked: true, valid: false)
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -141,8 +136,8 @@ public enum SignatureCheck {
             report.problem = "damaged signature: \((error as? FileError)?.message ?? "\(error)")"
             return report
         }
-        guard signature.publicBlob == key.blob else {
-            report.problem = "signed with another key: \(SSHWire.fingerprint(signature.publicBlob)), not \(key.fingerprint)"
+        guard let key = keys.first(where: { $0.blob == signature.publicBlob }) else {
+            report.problem = "signed with another key: \(SSHWire.fingerprint(signature.publicBlob)), not \(keys.map(\.fingerprint).joined(separator: " or "))"
             return report
         }
         guard signature.namespace == SSHSignature.namespace else {

@@ -299,6 +299,37 @@ struct SignatureTests {
         #expect(stranger.status == 2)
         #expect(stranger.stderr.contains("the identity someone@else is not among this key's principals (signer@cathedral)"), "\(stranger.stderr)")
 
+        // Two signers: the line whose principals name --identity is the
+        // one checked, as ssh-keygen -Y verify -I chooses it.
+        let otherKey = try String(contentsOf: built.url("other.pub"), encoding: .utf8)
+        try Data("# two signers\nsomeone@else \(otherKey)builders@cathedral,signer@cathedral \(publicKey)".utf8).write(to: built.url("two_signers"))
+        func both(_ identity: String) throws -> (ours: RunResult, theirs: RunResult) {
+            (try built.run(["verify", built.archive, "--public-key", "two_signers", "--identity", identity]),
+             try built.shell("ssh-keygen -Y verify -f two_signers -I \(identity) -n file -s \(built.archive).sig < \(built.archive)"))
+        }
+        var (ours2, theirs2) = try both("signer@cathedral")
+        #expect(ours2.status == 0 && theirs2.status == 0, "\(ours2.stdout)\(ours2.stderr)")
+        #expect(ours2.stdout.contains("signed by signer@cathedral ssh-ed25519 \(fingerprint)"), "\(ours2.stdout)")
+        (ours2, theirs2) = try both("someone@else")
+        #expect(ours2.status == 1 && theirs2.status != 0)
+        #expect(ours2.stdout.contains("signed with another key"), "\(ours2.stdout)")
+        let notExact = try built.run(["verify", built.archive, "--public-key", "two_signers", "--identity", "signer"])
+        #expect(notExact.status == 2)
+        #expect(notExact.stderr.contains("the identity signer is not among this key's principals (someone@else; builders@cathedral,signer@cathedral)"), "\(notExact.stderr)")
+        let noIdentity = try built.run(["verify", built.archive, "--public-key", "two_signers"])
+        #expect(noIdentity.status == 2)
+        #expect(noIdentity.stderr.contains("two_signers: 2 keys: pass --identity"), "\(noIdentity.stderr)")
+        // A pattern matches as ssh-keygen matches it; an option is refused, not ignored.
+        try Data("someone@else \(otherKey)*@cathedral,!mallory@cathedral \(publicKey)".utf8).write(to: built.url("two_signers"))
+        (ours2, theirs2) = try both("signer@cathedral")
+        #expect(ours2.status == 0 && theirs2.status == 0, "\(ours2.stdout)\(ours2.stderr)")
+        (ours2, theirs2) = try both("mallory@cathedral")
+        #expect(ours2.status == 2 && theirs2.status != 0, "\(ours2.stdout)\(ours2.stderr)")
+        try Data("someone@else \(otherKey)signer@cathedral namespaces=\"file\" \(publicKey)".utf8).write(to: built.url("two_signers"))
+        (ours2, _) = try both("signer@cathedral")
+        #expect(ours2.status == 2)
+        #expect(ours2.stderr.contains("two_signers line 2: options namespaces=\"file\": mcpack honours no allowed_signers option"), "\(ours2.stderr)")
+
         // Wrong key, truncated, changed byte: each exit 1, ssh-keygen agreeing.
         let wrong = try built.run(["verify", built.archive, "--public-key", "other.pub"])
         #expect(wrong.status == 1)
