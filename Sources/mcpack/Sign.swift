@@ -86,7 +86,7 @@ enum PasswordSource {
             // leave the shell's terminal mute: its handler puts the saved
             // settings back, then lets the signal do what it would have.
             promptTerminal = (tty, saved)
-            for signal in restoringSignals { previousHandlers[signal] = Foundation.signal(signal, restoreAndRaise) }
+            for number in restoringSignals { previousHandlers[number] = signal(number, restoreAndRaise) }
             tcsetattr(tty, TCSANOW, &quiet)
         }
         let prompt = "Password for \(key): "
@@ -94,7 +94,7 @@ enum PasswordSource {
         defer {
             if isTerminal {
                 tcsetattr(tty, TCSANOW, &saved)
-                for signal in restoringSignals { _ = Foundation.signal(signal, previousHandlers[signal] ?? SIG_DFL) }
+                for number in restoringSignals { _ = signal(number, previousHandlers[number] ?? SIG_DFL) }
                 promptTerminal = nil
             }
             _ = "\n".withCString { write(tty, $0, 1) }
@@ -113,12 +113,12 @@ nonisolated(unsafe) private var promptTerminal: (fd: Int32, saved: termios)?
 nonisolated(unsafe) private var previousHandlers: [Int32: (@convention(c) (Int32) -> Void)?] = [:]
 private let restoringSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
-private func restoreAndRaise(_ signal: Int32) {
+private func restoreAndRaise(_ number: Int32) {
     // Only async-signal-safe calls here: tcsetattr, write, signal, raise.
     if var terminal = promptTerminal {
         tcsetattr(terminal.fd, TCSANOW, &terminal.saved)
         _ = write(terminal.fd, "\n", 1)
     }
-    _ = Foundation.signal(signal, SIG_DFL)
-    raise(signal)
+    _ = signal(number, SIG_DFL)
+    raise(number)
 }
