@@ -63,7 +63,13 @@ struct Build: AsyncParsableCommand {
                 configPath: project.config, output: output, overwrite: overwrite, strict: strict,
                 events: { progress.show($0) }))
             progress.finish()
-            if let key { signed = try ArchiveSigner.sign(archive: result.archive, with: key) }
+            if let key {
+                do {
+                    signed = try ArchiveSigner.sign(archive: result.archive, with: key)
+                } catch {
+                    throw FileError(path: result.archive, message: "built, but NOT signed (run `mcpack sign` on it): \(error)")
+                }
+            }
         } catch let exists as VersionExists {
             if console.json {
                 console.emit(Console.Failure(ok: false, problems: [Diagnostic(file: exists.archive, message: exists.description)]))
@@ -85,6 +91,9 @@ struct Build: AsyncParsableCommand {
         }
         for name in result.removedTemporaryFiles {
             console.err("removed \(name), left by a build that did not finish")
+        }
+        for name in result.removedSignatures {
+            console.err("removed \(name): it signed the archive this build replaced (sign the new one again)")
         }
         let verb: String
         switch result.outcome {

@@ -82,12 +82,21 @@ enum PasswordSource {
         if isTerminal {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
+            // A signal while echo is off (Ctrl-C at the prompt) must not
+            // leave the shell's terminal mute: its handler puts the saved
+            // settings back, then lets the signal do what it would have.
+            promptTerminal = (tty, saved)
+            for number in restoringSignals { previousHandlers[number] = signal(number, restoreAndRaise) }
             tcsetattr(tty, TCSANOW, &quiet)
         }
         let prompt = "Password for \(key): "
         _ = prompt.withCString { write(tty, $0, strlen($0)) }
         defer {
-            if isTerminal { tcsetattr(tty, TCSANOW, &saved) }
+            if isTerminal {
+                tcsetattr(tty, TCSANOW, &saved)
+                for number in restoringSignals { _ = signal(number, previousHandlers[number] ?? SIG_DFL) }
+                promptTerminal = nil
+            }
             _ = "\n".withCString { write(tty, $0, 1) }
         }
         var bytes: [UInt8] = []
@@ -95,4 +104,21 @@ enum PasswordSource {
         while read(tty, &byte, 1) == 1, byte != 10, byte != 13 { bytes.append(byte) }
         return String(decoding: bytes, as: UTF8.self)
     }
+}
+
+/// The prompt's terminal and its settings before echo went off, for the
+/// signal handler (a C function: it can reach only globals). Set and read
+/// on the one thread that asks for the password.
+nonisolated(unsafe) private var promptTerminal: (fd: Int32, saved: termios)?
+nonisolated(unsafe) private var previousHandlers: [Int32: (@convention(c) (Int32) -> Void)?] = [:]
+private let restoringSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+private func restoreAndRaise(_ number: Int32) {
+    // Only async-signal-safe calls here: tcsetattr, write, signal, raise.
+    if var terminal = promptTerminal {
+        tcsetattr(terminal.fd, TCSANOW, &terminal.saved)
+        _ = write(terminal.fd, "\n", 1)
+    }
+    _ = signal(number, SIG_DFL)
+    raise(number)
 }

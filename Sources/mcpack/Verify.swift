@@ -60,7 +60,7 @@ struct Verify: AsyncParsableCommand {
         valueName: "key"))
     var publicKey: String?
 
-    @Option(name: .long, help: ArgumentHelp("Who the OpenSSH key belongs to, when --public-key does not say (an allowed_signers line does).", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("Who signed, for an OpenSSH key: chooses the allowed_signers lines whose principals match it, as ssh-keygen -Y verify -I does (needed when the file has more than one line), or names a .pub key's owner.", valueName: "name"))
     var identity: String?
 
     @Option(name: .long, help: ArgumentHelp(

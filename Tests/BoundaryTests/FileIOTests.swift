@@ -127,4 +127,47 @@ import Testing
         let error = #expect(throws: FileError.self) { try FileSystem.removeFile(folder.path("a.txt")) }
         #expect(error?.message.hasPrefix("cannot remove") == true)
     }
+
+    @Test func aSilentAgentTimesOutNamingItsSocket() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("agent.sock")
+        let server = try listeningSocket(path)
+        defer { close(server) }
+        // The connection waits in the backlog, never answered.
+        let error = #expect(throws: FileError.self) { try UnixSocket.exchange(path: path, message: [11], timeout: 1) }
+        #expect(error?.description == "\(path): no reply from the agent on this socket within 1 s")
+    }
+
+    @Test func anAgentClosingEarlyIsAnErrorNotSIGPIPE() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("agent.sock")
+        let server = try listeningSocket(path)
+        defer { close(server) }
+        let closer = Thread { let peer = accept(server, nil, nil); if peer >= 0 { close(peer) } }
+        closer.start()
+        // More than a socket buffer holds: the write is still going when the peer closes.
+        let error = #expect(throws: FileError.self) { try UnixSocket.exchange(path: path, message: [UInt8](repeating: 1, count: 8 << 20), timeout: 5) }
+        #expect(error?.path == path)
+    }
+
+    private func listeningSocket(_ path: String) throws -> Int32 {
+        #if os(Linux)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_UNIX, SOCK_STREAM, 0)
+        #endif
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(path.utf8))
+            raw[path.utf8.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(fd >= 0 && bound == 0 && listen(fd, 4) == 0)
+        return fd
+    }
 }

@@ -67,6 +67,9 @@ public struct BuildResult: Sendable, Encodable {
     public var payloadBytes: Int
     public var outcome: Outcome
     public var removedTemporaryFiles: [String]
+    /// Detached signatures (ARCHIVE.minisig, ARCHIVE.sig) of the archive
+    /// this build replaced: they signed other bytes.
+    public var removedSignatures: [String] = []
     /// What the checks found doubtful but not wrong (e.g. overlays that
     /// look measured on a reduced copy); the archive was written anyway.
     public var warnings: [Diagnostic] = []
@@ -75,6 +78,7 @@ public struct BuildResult: Sendable, Encodable {
         case archive, sha256, name, version, format, files, bytes, outcome, warnings
         case payloadBytes = "payload_bytes"
         case removedTemporaryFiles = "removed_temporary_files"
+        case removedSignatures = "removed_signatures"
     }
 }
 
@@ -228,6 +232,16 @@ public enum Builder {
         let checksumURL = finalURL.appendingPathExtension("sha256")
         let checksum = Data("\(sha256)  \(finalURL.lastPathComponent)\n".utf8)
         let checksumIsCurrent = FileManager.default.contents(atPath: checksumURL.path) == checksum
+        var removedSignatures: [String] = []
+        if outcome == .replaced {
+            // A signature of the replaced bytes would fail verify --public-key
+            // (or pass as "present" unchecked): it goes before the new archive
+            // lands, and if it cannot go, nothing is replaced.
+            for signatureURL in ["minisig", "sig"].map(finalURL.appendingPathExtension) where FileManager.default.fileExists(atPath: signatureURL.path) {
+                try FileSystem.removeFile(signatureURL.path)
+                removedSignatures.append(display(signatureURL))
+            }
+        }
         if outcome != .unchanged {
             // An old .sha256 goes first: a kill between the two renames then
             // leaves a new archive alone (which verifies, and which the next
@@ -241,7 +255,7 @@ public enum Builder {
         return BuildResult(
             archive: display(finalURL), sha256: sha256, name: config.name, version: config.version.text,
             format: config.format.rawValue, files: bag.payload.count, bytes: bytes, payloadBytes: bag.payloadBytes,
-            outcome: outcome, removedTemporaryFiles: removed, warnings: warnings)
+            outcome: outcome, removedTemporaryFiles: removed, removedSignatures: removedSignatures, warnings: warnings)
     }
 
     /// What the check pass found: the plans of the inputs that passed, the

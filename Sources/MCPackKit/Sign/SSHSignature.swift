@@ -85,8 +85,9 @@ enum SSHSignature {
     }
 
     /// A public key (`ssh-ed25519 AAAA... comment`, as in a .pub file) or an
-    /// allowed_signers line (`identity [options] ssh-ed25519 AAAA...`); the
-    /// identity is the allowed_signers principals, else the key's comment.
+    /// allowed_signers line (`principals [options] ssh-ed25519 AAAA...`).
+    /// `identity`: the key's comment for a .pub line; for an allowed_signers
+    /// line, the identity it was chosen for (set by `chooseSigner`).
     struct PublicKey {
         var key: [UInt8]
         var identity: String?
@@ -94,25 +95,96 @@ enum SSHSignature {
         var fingerprint: String { SSHWire.fingerprint(blob) }
     }
 
+    /// One non-comment line of a key file.
+    struct KeyLine {
+        var number: Int
+        /// The allowed_signers principals (comma-separated patterns); nil for a .pub line.
+        var principals: String?
+        var options: [String]
+        var key: PublicKey
+    }
+
+    /// The allowed_signers options; mcpack honours none of them, so a line
+    /// carrying one is refused rather than read as if it were not there.
+    static let unhonouredOptions = ["namespaces=", "valid-before=", "valid-after=", "cert-authority"]
+
     static func isPublicKey(_ text: String) -> Bool {
         text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0.isNewline }).contains { $0.hasPrefix("ssh-") || $0.hasPrefix("ecdsa-") || $0.hasPrefix("sk-") }
     }
 
-    static func readPublicKey(_ text: String, file: String) throws -> PublicKey {
-        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { !$0.isEmpty && !$0.hasPrefix("#") } ?? ""
-        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        guard let at = fields.firstIndex(where: { $0.hasPrefix("ssh-") || $0.hasPrefix("ecdsa-") || $0.hasPrefix("sk-") }), at + 1 < fields.count else {
-            throw FileError(path: file, message: "not an OpenSSH public key or allowed_signers line")
+    /// Every key line of a .pub or allowed_signers text.
+    static func readKeyLines(_ text: String, file: String) throws -> [KeyLine] {
+        var lines: [KeyLine] = []
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let place = "\(file) line \(index + 1)"
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            guard let at = fields.firstIndex(where: { $0.hasPrefix("ssh-") || $0.hasPrefix("ecdsa-") || $0.hasPrefix("sk-") }), at + 1 < fields.count else {
+                throw FileError(path: place, message: "not an OpenSSH public key or allowed_signers line")
+            }
+            guard fields[at] == keyType else { throw FileError(path: place, message: "a \(fields[at]) key: mcpack checks Ed25519 signatures only") }
+            guard let blob = Data(base64Encoded: fields[at + 1]) else { throw FileError(path: place, message: "the key's base64 is damaged") }
+            var reader = SSHWire.Reader([UInt8](blob))
+            guard reader.text() == keyType, let key = reader.bytes(), key.count == 32, reader.atEnd else {
+                throw FileError(path: place, message: "the Ed25519 key is damaged")
+            }
+            let comment = at + 2 < fields.count ? fields[(at + 2)...].joined(separator: " ") : nil
+            lines.append(KeyLine(number: index + 1, principals: at > 0 ? fields[0] : nil,
+                                 options: at > 1 ? Array(fields[1..<at]) : [],
+                                 key: PublicKey(key: key, identity: at > 0 ? nil : comment)))
         }
-        guard fields[at] == keyType else { throw FileError(path: file, message: "a \(fields[at]) key: mcpack checks Ed25519 signatures only") }
-        guard let blob = Data(base64Encoded: fields[at + 1]) else { throw FileError(path: file, message: "the key's base64 is damaged") }
-        var reader = SSHWire.Reader([UInt8](blob))
-        guard reader.text() == keyType, let key = reader.bytes(), key.count == 32, reader.atEnd else {
-            throw FileError(path: file, message: "the Ed25519 key is damaged")
+        guard !lines.isEmpty else { throw FileError(path: file, message: "not an OpenSSH public key or allowed_signers line") }
+        return lines
+    }
+
+    /// The keys that may have signed for `identity`, as `ssh-keygen -Y
+    /// verify -I` chooses them: the allowed_signers lines whose principals
+    /// match it (patterns as ssh's match_pattern_list: `*`, `?`, `!`
+    /// negation). Without an identity, one line must be all there is. A
+    /// .pub line has no principals: the identity is taken as given.
+    static func chooseSigners(_ lines: [KeyLine], identity: String?, file: String) throws -> [PublicKey] {
+        guard let identity else {
+            guard lines.count == 1, var key = lines.first.map(\.key) else {
+                throw FileError(path: file, message: "\(lines.count) keys: pass --identity to say whose signature to check")
+            }
+            if let principals = lines[0].principals {
+                try refuseOptions(lines[0], file: file)
+                // A pattern names no one: then only the fingerprint is printed.
+                key.identity = principals.contains(where: { "*?!".contains($0) }) ? nil : principals
+            }
+            return [key]
         }
-        let identity = at > 0 ? fields[0] : (at + 2 < fields.count ? fields[(at + 2)...].joined(separator: " ") : nil)
-        return PublicKey(key: key, identity: identity)
+        var chosen: [PublicKey] = []
+        for line in lines {
+            if let principals = line.principals, !matches(identity, principals) { continue }
+            try refuseOptions(line, file: file)
+            var key = line.key
+            key.identity = identity
+            chosen.append(key)
+        }
+        guard !chosen.isEmpty else {
+            let named = lines.compactMap(\.principals)
+            throw FileError(path: file, message: "the identity \(identity) is not among this key's principals (\(named.joined(separator: "; ")))")
+        }
+        return chosen
+    }
+
+    static func matches(_ identity: String, _ principals: String) -> Bool {
+        var positive = false
+        for pattern in principals.split(separator: ",").map(String.init) {
+            let negated = pattern.hasPrefix("!")
+            guard fnmatch(negated ? String(pattern.dropFirst()) : pattern, identity, 0) == 0 else { continue }
+            if negated { return false }
+            positive = true
+        }
+        return positive
+    }
+
+    private static func refuseOptions(_ line: KeyLine, file: String) throws {
+        guard !line.options.isEmpty else { return }
+        throw FileError(path: "\(file) line \(line.number)", message:
+            "options \(line.options.joined(separator: " ")): mcpack honours no allowed_signers option (\(unhonouredOptions.joined(separator: ", "))); check this signature with ssh-keygen -Y verify, or remove them")
     }
 
     /// The message SSHSIG signs: the preamble, namespace, reserved field,

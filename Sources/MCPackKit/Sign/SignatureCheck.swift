@@ -1,4 +1,5 @@
 import Foundation
+import FileIO
 import Signing
 
 /// What verify found of a detached signature beside an archive.
@@ -42,17 +43,10 @@ public enum SignatureCheck {
     /// is a report with `valid` false.
     public static func check(archive path: String, publicKey: String, identity: String? = nil) throws -> SignatureReport {
         let archive = trimmed(path)
-        let (keyText, keyName) = keyText(publicKey)
+        let (keyText, keyName) = try keyText(publicKey)
         if SSHSignature.isPublicKey(keyText) {
-            var key = try SSHSignature.readPublicKey(keyText, file: keyName)
-            if let identity {
-                if let principals = key.identity, keyText.split(separator: " ").first.map(String.init) == principals,
-                   !principals.split(separator: ",").contains(where: { $0 == identity || $0 == "*" }) {
-                    throw FileError(path: keyName, message: "the identity \(identity) is not among this key's principals (\(principals))")
-                }
-                key.identity = identity
-            }
-            return checkSSH(archive: archive, key: key)
+            let lines = try SSHSignature.readKeyLines(keyText, file: keyName)
+            return checkSSH(archive: archive, keys: try SSHSignature.chooseSigners(lines, identity: identity, file: keyName))
         }
         let key = try Minisign.readPublicKey(keyText, file: keyName)
         return checkMinisign(archive: archive, key: key)
@@ -63,9 +57,20 @@ public enum SignatureCheck {
         path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
-    private static func keyText(_ argument: String) -> (String, String) {
-        if let data = FileManager.default.contents(atPath: argument) {
+    /// A path that names no file is reported as one, not parsed as a key:
+    /// only text that starts as a key does (minisign's base64 begins RW).
+    private static func keyText(_ argument: String) throws -> (String, String) {
+        if FileManager.default.fileExists(atPath: argument) {
+            var data = Data()
+            do {
+                try FileChunks.read(argument) { data.append(contentsOf: $0) }
+            } catch let error as FileError {
+                throw FileError(path: argument, message: "--public-key: cannot read it: \(error.message)")
+            }
             return (String(decoding: data, as: UTF8.self), argument)
+        }
+        guard argument.hasPrefix("RW") || SSHSignature.isPublicKey(argument) else {
+            throw FileError(path: argument, message: "--public-key: no such file (nor a key's text: a minisign base64 line or an OpenSSH public key)")
         }
         return (argument, "--public-key")
     }
@@ -115,7 +120,9 @@ public enum SignatureCheck {
         return report
     }
 
-    static func checkSSH(archive: String, key: SSHSignature.PublicKey) -> SignatureReport {
+    /// `keys`: those allowed to have signed (one identity may have several);
+    /// the one whose key made the signature is checked.
+    static func checkSSH(archive: String, keys: [SSHSignature.PublicKey]) -> SignatureReport {
         let path = archive + ".sig"
         var report = SignatureReport(file: path, format: "sshsig", checked: true, valid: false)
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -129,8 +136,8 @@ public enum SignatureCheck {
             report.problem = "damaged signature: \((error as? FileError)?.message ?? "\(error)")"
             return report
         }
-        guard signature.publicBlob == key.blob else {
-            report.problem = "signed with another key: \(SSHWire.fingerprint(signature.publicBlob)), not \(key.fingerprint)"
+        guard let key = keys.first(where: { $0.blob == signature.publicBlob }) else {
+            report.problem = "signed with another key: \(SSHWire.fingerprint(signature.publicBlob)), not \(keys.map(\.fingerprint).joined(separator: " or "))"
             return report
         }
         guard signature.namespace == SSHSignature.namespace else {

@@ -62,6 +62,25 @@ struct SignatureTests {
         sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
         """
 
+    /// Runs its arguments on a new pty, presses Ctrl-C once the password
+    /// prompt shows, and prints the exit status and whether the pty echoes.
+    static let interrupting = """
+        import os, pty, sys, termios
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(sys.argv[1], sys.argv[1:])
+        out = b""
+        while b"Password for" not in out:
+            data = os.read(fd, 1024)
+            if not data:
+                break
+            out += data
+        os.write(fd, b"\\x03")
+        status = os.waitpid(pid, 0)[1]
+        echo = termios.tcgetattr(fd)[3] & termios.ECHO
+        print("signal", os.WTERMSIG(status) if os.WIFSIGNALED(status) else None, "echo", "on" if echo else "off")
+        """
+
     /// An unencrypted minisign key pair, as `minisign -G -W` writes it.
     static func minisignKey(_ built: Built, _ name: String) throws {
         let made = try built.shell("minisign -G -W -p \(name).pub -s \(name).key")
@@ -181,6 +200,15 @@ struct SignatureTests {
         let bad = try built.run(["verify", built.archive, "--public-key", "RWnotakey"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("not a minisign public key"), "\(bad.stderr)")
+        // A key file that is not there is named as missing, not parsed as a key.
+        let missing = try built.run(["verify", built.archive, "--public-key", "keys/gone.pub"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("keys/gone.pub: --public-key: no such file"), "\(missing.stderr)")
+        // One that is there but cannot be read (a folder: the tests may run as root) says so.
+        try FileManager.default.createDirectory(at: built.url("folder.pub"), withIntermediateDirectories: true)
+        let unreadable = try built.run(["verify", built.archive, "--public-key", "folder.pub"])
+        #expect(unreadable.status == 2)
+        #expect(unreadable.stderr.contains("folder.pub: --public-key: cannot read it"), "\(unreadable.stderr)")
     }
 
     @Test func encryptedMinisignKeyTakesItsPasswordAndRefusesAWrongOne() throws {
@@ -211,6 +239,11 @@ struct SignatureTests {
         #expect(!asked.stdout.contains("horse battery"), "the password was echoed: \(asked.stdout)")
         #expect(try built.shell("minisign -Vm \(built.archive) -p e.pub").status == 0)
         try FileManager.default.removeItem(at: built.url(built.archive + ".minisig"))
+
+        // Ctrl-C at the prompt: interrupted as ever, and the terminal echoes again.
+        let interrupted = try built.shell("unset MCPACK_KEY_PASSWORD; python3 -c '\(Self.interrupting)' '\(MCPackBinary.url.path)' sign \(built.archive) --key e.key")
+        #expect(interrupted.stdout.contains("signal \(SIGINT) echo on"), "\(interrupted.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: built.url(built.archive + ".minisig").path))
 
         let right = try built.run(["sign", built.archive, "--key", "e.key"], environment: ["MCPACK_KEY_PASSWORD": "horse battery"])
         #expect(right.status == 0, "\(right.stderr)")
@@ -265,6 +298,37 @@ struct SignatureTests {
         let stranger = try built.run(["verify", built.archive, "--public-key", "allowed_signers", "--identity", "someone@else"])
         #expect(stranger.status == 2)
         #expect(stranger.stderr.contains("the identity someone@else is not among this key's principals (signer@cathedral)"), "\(stranger.stderr)")
+
+        // Two signers: the line whose principals name --identity is the
+        // one checked, as ssh-keygen -Y verify -I chooses it.
+        let otherKey = try String(contentsOf: built.url("other.pub"), encoding: .utf8)
+        try Data("# two signers\nsomeone@else \(otherKey)builders@cathedral,signer@cathedral \(publicKey)".utf8).write(to: built.url("two_signers"))
+        func both(_ identity: String) throws -> (ours: RunResult, theirs: RunResult) {
+            (try built.run(["verify", built.archive, "--public-key", "two_signers", "--identity", identity]),
+             try built.shell("ssh-keygen -Y verify -f two_signers -I \(identity) -n file -s \(built.archive).sig < \(built.archive)"))
+        }
+        var (ours2, theirs2) = try both("signer@cathedral")
+        #expect(ours2.status == 0 && theirs2.status == 0, "\(ours2.stdout)\(ours2.stderr)")
+        #expect(ours2.stdout.contains("signed by signer@cathedral ssh-ed25519 \(fingerprint)"), "\(ours2.stdout)")
+        (ours2, theirs2) = try both("someone@else")
+        #expect(ours2.status == 1 && theirs2.status != 0)
+        #expect(ours2.stdout.contains("signed with another key"), "\(ours2.stdout)")
+        let notExact = try built.run(["verify", built.archive, "--public-key", "two_signers", "--identity", "signer"])
+        #expect(notExact.status == 2)
+        #expect(notExact.stderr.contains("the identity signer is not among this key's principals (someone@else; builders@cathedral,signer@cathedral)"), "\(notExact.stderr)")
+        let noIdentity = try built.run(["verify", built.archive, "--public-key", "two_signers"])
+        #expect(noIdentity.status == 2)
+        #expect(noIdentity.stderr.contains("two_signers: 2 keys: pass --identity"), "\(noIdentity.stderr)")
+        // A pattern matches as ssh-keygen matches it; an option is refused, not ignored.
+        try Data("someone@else \(otherKey)*@cathedral,!mallory@cathedral \(publicKey)".utf8).write(to: built.url("two_signers"))
+        (ours2, theirs2) = try both("signer@cathedral")
+        #expect(ours2.status == 0 && theirs2.status == 0, "\(ours2.stdout)\(ours2.stderr)")
+        (ours2, theirs2) = try both("mallory@cathedral")
+        #expect(ours2.status == 2 && theirs2.status != 0, "\(ours2.stdout)\(ours2.stderr)")
+        try Data("someone@else \(otherKey)signer@cathedral namespaces=\"file\" \(publicKey)".utf8).write(to: built.url("two_signers"))
+        (ours2, _) = try both("signer@cathedral")
+        #expect(ours2.status == 2)
+        #expect(ours2.stderr.contains("two_signers line 2: options namespaces=\"file\": mcpack honours no allowed_signers option"), "\(ours2.stderr)")
 
         // Wrong key, truncated, changed byte: each exit 1, ssh-keygen agreeing.
         let wrong = try built.run(["verify", built.archive, "--public-key", "other.pub"])
@@ -356,5 +420,28 @@ struct SignatureTests {
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("bad.key: neither a minisign secret key"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: built.url("dist/test-bundle-1.2.0.zip").path))
+    }
+
+    @Test func overwritingASignedArchiveRemovesItsStaleSignature() throws {
+        let built = try Self.build()
+        defer { built.project.destroy() }
+        try Self.minisignKey(built, "k")
+        #expect(try built.run(["sign", built.archive, "--key", "k.key"]).status == 0)
+        try built.project.edit("assets/clauses.toml", "Also still law.", "Also still law today.")
+        let replaced = try built.run(["build", "--overwrite"])
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: built.url(built.archive + ".minisig").path))
+        #expect(replaced.stderr.contains("removed \(built.archive).minisig: it signed the archive this build replaced"), "\(replaced.stderr)")
+        let verified = try built.run(["verify", built.archive])
+        #expect(verified.status == 0 && !verified.stdout.contains(".minisig"), "\(verified.stdout)")
+
+        // Signed again as it is replaced: the old signature goes, the new one is the new bytes'.
+        #expect(try built.run(["sign", built.archive, "--key", "k.key"]).status == 0)
+        try built.project.edit("assets/clauses.toml", "Also still law today.", "Also still law.")
+        let resigned = try built.run(["build", "--overwrite", "--sign-key", "k.key", "--json"])
+        #expect(resigned.status == 0, "\(resigned.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(resigned.stdout.utf8)) as! [String: Any]
+        #expect(object["removed_signatures"] as? [String] == [built.archive + ".minisig"])
+        #expect(try built.shell("minisign -Vm \(built.archive) -p k.pub").status == 0)
     }
 }
