@@ -69,7 +69,8 @@ extension Bag {
                     // The copier holds the sink only while this entry is read.
                     try withoutActuallyEscaping(write) { write in
                         try source.copy(path, size: entry.size) { chunk in
-                            hashing.update(hasher, with: Data(chunk))
+                            // One copy of the chunk: the hashing queue reads it later.
+                            hashing.update(hasher, with: chunk.baseAddress.map { Data(bytes: $0, count: chunk.count) } ?? Data())
                             try write(chunk)
                         }
                     }
