@@ -82,12 +82,17 @@ struct Verify: AsyncParsableCommand {
         do {
             if let archive {
                 // The signature first: whether to trust the rest rests on it.
+                let before = FileSnapshot(archive)
                 let signatures = try publicKey.map { [try SignatureCheck.check(archive: archive, publicKey: $0, identity: identity)] }
                     ?? SignatureCheck.present(archive)
                 if !console.json { printSignatures(signatures, console: console) }
                 let bagProfile = try profile.map(ProfileRules.load)
                 report = try Verifier.verify(archive, limits: limits, allowFetch: allowFetch, profile: bagProfile)
-                report.add(signatures: signatures)
+                let checked = signatures.map { $0.failed(ifChangedSince: before, archive: archive) }
+                for (was, now) in zip(signatures, checked) where was.valid && !now.valid && !console.json {
+                    console.out("\(console.paint("error:", "1;31")) \(now.file): signature: \(now.problem ?? "")")
+                }
+                report.add(signatures: checked)
             } else {
                 if profile != nil || publicKey != nil {
                     throw ValidationError("--profile and --public-key check an archive or bag: give its path")

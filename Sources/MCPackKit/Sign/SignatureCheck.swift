@@ -190,3 +190,36 @@ public enum SignatureCheck {
         return "the signature does not match the archive: it was changed after signing, or the signature is of another file"
     }
 }
+
+/// Which file a path named, and its size and time, at one moment: a
+/// signature is checked on one read of an archive and the bag on another,
+/// so verify compares a snapshot from before the first with one from after
+/// the second, and an archive replaced or rewritten in between fails.
+public struct FileSnapshot: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+    let size: UInt64
+    let modified: Date
+
+    public init?(_ path: String) {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let device = (attributes[.systemNumber] as? NSNumber)?.uint64Value,
+              let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value,
+              let size = (attributes[.size] as? NSNumber)?.uint64Value,
+              let modified = attributes[.modificationDate] as? Date else { return nil }
+        (self.device, self.inode, self.size, self.modified) = (device, inode, size, modified)
+    }
+}
+
+extension SignatureReport {
+    /// This report, failed, when the archive is not the file it was when
+    /// the signature was checked.
+    public func failed(ifChangedSince before: FileSnapshot?, archive: String) -> SignatureReport {
+        guard checked else { return self }
+        if let before, FileSnapshot(archive) == before { return self }
+        var failed = self
+        failed.valid = false
+        failed.problem = "the archive changed while it was being verified, so the signature was checked against other bytes than the bag; verify again"
+        return failed
+    }
+}
