@@ -23,3 +23,12 @@ func openForReading(_ path: String) throws -> Int32 {
     guard fd >= 0 else { throw FileError(path: path, message: "cannot open for reading: \(lastSystemMessage())") }
     return fd
 }
+
+/// Shell-style wildcards (`*`, `?`, `[...]`) as the C library's fnmatch
+/// matches them with no flags: `*` crosses `/`, as Python's fnmatch (which
+/// bagit-profile uses) and OpenSSH's pattern lists do.
+public enum Wildcard {
+    public static func matches(_ text: String, pattern: String) -> Bool {
+        fnmatch(pattern, text, 0) == 0
+    }
+}

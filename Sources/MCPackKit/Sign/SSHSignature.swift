@@ -174,7 +174,7 @@ enum SSHSignature {
         var positive = false
         for pattern in principals.split(separator: ",").map(String.init) {
             let negated = pattern.hasPrefix("!")
-            guard fnmatch(negated ? String(pattern.dropFirst()) : pattern, identity, 0) == 0 else { continue }
+            guard Wildcard.matches(identity, pattern: negated ? String(pattern.dropFirst()) : pattern) else { continue }
             if negated { return false }
             positive = true
         }

@@ -1,10 +1,6 @@
+import FileIO
 import Foundation
 import MCPackSchema
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `mcpack verify --profile FILE`: any bag against any BagIt profile
 /// (BagIt Profiles 1.4.0): bag-info.txt's fields and values, the manifest
@@ -164,8 +160,8 @@ public enum ProfileRules {
     }
 
     /// A glob as the profile writes it, matched as Python's fnmatch does
-    /// (`*` crosses `/`), through the C library's fnmatch.
+    /// (`*` crosses `/`).
     static func matches(_ path: String, _ pattern: String) -> Bool {
-        fnmatch(pattern, path, 0) == 0
+        Wildcard.matches(path, pattern: pattern)
     }
 }
