@@ -80,7 +80,7 @@ preview-screenshot: build
 
 measure-screenshot: build
 	@scripts/install-deps.sh --test
-	scripts/measure-screenshot.sh
+	scripts/preview-screenshot.sh measure
 
 diff-screenshot: build
 	@scripts/install-deps.sh --test
