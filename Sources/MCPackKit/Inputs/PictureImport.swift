@@ -194,3 +194,31 @@ struct NoRenderingIntent: Error, CustomStringConvertible {
     var profile: String
     var description: String { "the ICC profile \"\(profile)\" has no tables to convert its colours from (no rendering intent)" }
 }
+
+extension PictureImport {
+    /// A PNG input (an icon master, a category icon, an Icon Composer
+    /// layer) opened from its bytes and checked for import, or nil after
+    /// saying why not: cut short, unreadable, or another format. `expected`
+    /// ends each refusal, saying what the file should be (`unreadable`, when
+    /// given, ends the one for a file no image library reads).
+    static func png(_ data: Data, path: String, env: CheckEnvironment, expected: String,
+                    unreadable: String? = nil) -> (image: Image, checked: Checked)? {
+        if let problem = ImageFileCheck.problem(in: data) {
+            env.problem(path, problem)
+            return nil
+        }
+        let image: Image
+        do {
+            image = try Image(data: data)
+        } catch {
+            env.problem(path, "not a readable image (\(error)); \(unreadable ?? expected)")
+            return nil
+        }
+        guard image.format == "png" else {
+            env.problem(path, "is \(image.format ?? "not an image") data, not PNG; \(expected)")
+            return nil
+        }
+        guard let checked = check(image, path: path, env: env) else { return nil }
+        return (image, checked)
+    }
+}

@@ -140,22 +140,8 @@ enum CategoriesInput: BundleInput {
     /// to ship (its own, or a PNG of it in sRGB with what was done), or nil
     /// after saying why not.
     private static func check(_ data: Data, path: String, env: CheckEnvironment) -> ((Int, Int), Data, PictureImport.Record?)? {
-        if let problem = ImageFileCheck.problem(in: data) {
-            env.problem(path, problem)
-            return nil
-        }
-        let image: Image
-        do {
-            image = try Image(data: data)
-        } catch {
-            env.problem(path, "not a readable image (\(error)); expected a PNG with transparency")
-            return nil
-        }
-        guard image.format == "png" else {
-            env.problem(path, "is \(image.format ?? "not an image") data, not PNG; save it as PNG with transparency")
-            return nil
-        }
-        guard let picture = PictureImport.check(image, path: path, env: env) else { return nil }
+        guard let (image, picture) = PictureImport.png(data, path: path, env: env, expected: "save it as PNG with transparency",
+                                                        unreadable: "expected a PNG with transparency") else { return nil }
         guard picture.width == picture.height else {
             env.problem(path, "is \(picture.width) x \(picture.height) px\(picture.sizeNote); category icons must be square")
             return nil

@@ -99,23 +99,13 @@ enum IconComposer {
     /// A picture layer read and imported as every picture is: shipped as it
     /// is when already 8-bit sRGB and upright, else as a PNG converted.
     private static func picture(_ data: Data, path: String, env: CheckEnvironment) -> (Data, PictureImport.Record)? {
-        if let problem = ImageFileCheck.problem(in: data) {
-            env.problem(path, problem)
-            return nil
-        }
-        let image: Image
+        guard let (image, checked) = PictureImport.png(data, path: path, env: env, expected: "Icon Composer layers are PNG or SVG") else { return nil }
         do {
-            image = try Image(data: data)
             try image.decodeAll()
         } catch {
-            env.problem(path, "not a readable image (\(error)); Icon Composer layers are PNG or SVG")
+            env.problem(path, "damaged PNG: \(error)")
             return nil
         }
-        guard image.format == "png" else {
-            env.problem(path, "is \(image.format ?? "not an image") data; Icon Composer layers are PNG or SVG")
-            return nil
-        }
-        guard let checked = PictureImport.check(image, path: path, env: env) else { return nil }
         do {
             let (converted, record) = try PictureImport.converted(image, checked)
             return (checked.unchanged ? data : try converted.pngData(), record)

@@ -181,22 +181,8 @@ enum IconsInput: BundleInput {
     static func master(_ path: String, _ appearance: IconAppearance, settings: Settings, env: CheckEnvironment) -> Master? {
         let what = appearance == .default ? "the icon master" : "the \(appearance.rawValue) icon master"
         guard let (data, source) = env.read(path) else { return nil }
-        if let problem = ImageFileCheck.problem(in: data) {
-            env.problem(path, problem)
-            return nil
-        }
-        var image: Image
-        do {
-            image = try Image(data: data)
-        } catch {
-            env.problem(path, "not a readable image (\(error)); \(what) must be a 1024 x 1024 PNG")
-            return nil
-        }
-        guard image.format == "png" else {
-            env.problem(path, "is \(image.format ?? "not an image") data, not PNG; \(what) must be a 1024 x 1024 PNG")
-            return nil
-        }
-        guard let picture = PictureImport.check(image, path: path, env: env) else { return nil }
+        guard let (opened, picture) = PictureImport.png(data, path: path, env: env, expected: "\(what) must be a 1024 x 1024 PNG") else { return nil }
+        var image = opened
         guard picture.width == picture.height else {
             env.problem(path, "is \(picture.width) x \(picture.height) px\(picture.sizeNote), not square; \(what) must be 1024 x 1024 (icons are never stretched)")
             return nil
