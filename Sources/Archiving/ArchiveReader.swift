@@ -58,6 +58,18 @@ public final class ArchiveReader {
         guard archive_read_open_filename(archive, path, 1 << 20) == ARCHIVE_OK else { throw failure() }
     }
 
+    /// Reads a zip as it arrives on the open descriptor `fd` (a pipe's
+    /// end), front to back through its local headers: there is no central
+    /// directory to seek to. `name` names it in errors. The descriptor is
+    /// left open.
+    public init(streamingZipFrom fd: Int32, name: String) throws {
+        path = name
+        guard let archive = archive_read_new() else { throw FileError(path: name, message: "libarchive: out of memory") }
+        self.archive = archive
+        archive_read_support_format_zip_streamable(archive)
+        guard archive_read_open_fd(archive, fd, 1 << 16) == ARCHIVE_OK else { throw failure() }
+    }
+
     deinit {
         archive_read_free(archive)
         buffer.deallocate()

@@ -137,7 +137,9 @@ static void on_eval(VipsImage *image, VipsProgress *progress, void *data) {
     closure->fn(closure->context, progress->percent, progress->eta);
 }
 
-int mcvips_dzsave(VipsImage *in, const char *base, int tile_size, int overlap,
+/* Both dzsave entry points: to a folder (`base`) or, as a stored zip, to
+ * the descriptor `fd` (`base` is then the name inside the zip). */
+static int dzsave(VipsImage *in, const char *base, int fd, int tile_size, int overlap,
                   const char *suffix, int iiif3, const char *id,
                   mcvips_progress_fn progress, void *context) {
     progress_closure closure = {progress, context};
@@ -162,15 +164,39 @@ int mcvips_dzsave(VipsImage *in, const char *base, int tile_size, int overlap,
             vips_concurrency_set(workers + 1);
     }
     g_mutex_unlock(&lock);
-    int result = vips_dzsave(in, base,
-        "layout", iiif3 ? VIPS_FOREIGN_DZ_LAYOUT_IIIF3 : VIPS_FOREIGN_DZ_LAYOUT_DZ,
-        "tile_size", tile_size,
-        "overlap", overlap,
-        "depth", VIPS_FOREIGN_DZ_DEPTH_ONEPIXEL,
-        "suffix", suffix,
-        "id", id ? id : "https://example.org/iiif",
-        "strip", TRUE,
-        NULL);
+    int result;
+    if (fd < 0) {
+        result = vips_dzsave(in, base,
+            "layout", iiif3 ? VIPS_FOREIGN_DZ_LAYOUT_IIIF3 : VIPS_FOREIGN_DZ_LAYOUT_DZ,
+            "tile_size", tile_size,
+            "overlap", overlap,
+            "depth", VIPS_FOREIGN_DZ_DEPTH_ONEPIXEL,
+            "suffix", suffix,
+            "id", id ? id : "https://example.org/iiif",
+            "strip", TRUE,
+            NULL);
+    } else {
+        VipsTarget *target = vips_target_new_to_descriptor(fd);
+        if (!target) {
+            result = -1;
+        } else {
+            result = vips_dzsave_target(in, target,
+                "basename", base,
+                "container", VIPS_FOREIGN_DZ_CONTAINER_ZIP,
+                "compression", 0,
+                "layout", iiif3 ? VIPS_FOREIGN_DZ_LAYOUT_IIIF3 : VIPS_FOREIGN_DZ_LAYOUT_DZ,
+                "tile_size", tile_size,
+                "overlap", overlap,
+                "depth", VIPS_FOREIGN_DZ_DEPTH_ONEPIXEL,
+                "suffix", suffix,
+                "id", id ? id : "https://example.org/iiif",
+                "strip", TRUE,
+                NULL);
+            /* The target holds its own copy of the descriptor: the reader
+             * sees the zip end only once it is closed, here. */
+            g_object_unref(target);
+        }
+    }
     g_mutex_lock(&lock);
     if (--running == 0)
         vips_concurrency_set(workers);
@@ -178,6 +204,22 @@ int mcvips_dzsave(VipsImage *in, const char *base, int tile_size, int overlap,
     if (handler)
         g_signal_handler_disconnect(in, handler);
     return result;
+}
+
+int mcvips_dzsave(VipsImage *in, const char *base, int tile_size, int overlap,
+                  const char *suffix, int iiif3, const char *id,
+                  mcvips_progress_fn progress, void *context) {
+    return dzsave(in, base, -1, tile_size, overlap, suffix, iiif3, id, progress, context);
+}
+
+int mcvips_dzsave_zip(VipsImage *in, int fd, const char *name, int tile_size, int overlap,
+                      const char *suffix, int iiif3, const char *id,
+                      mcvips_progress_fn progress, void *context) {
+    return dzsave(in, name, fd, tile_size, overlap, suffix, iiif3, id, progress, context);
+}
+
+void mcvips_kill(VipsImage *image) {
+    vips_image_set_kill(image, TRUE);
 }
 
 VipsImage *mcvips_thumbnail(VipsImage *in, int width, int height, int crop) {

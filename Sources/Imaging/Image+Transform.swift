@@ -114,15 +114,37 @@ public enum TilePyramid {
     public static func write(_ image: Image, to folder: URL, name: String, settings: PyramidSettings, id: String? = nil,
                              progress: ((Int, Int) -> Void)? = nil) throws {
         let base = folder.appendingPathComponent(name).path
+        try withProgress(progress) { callback, context in
+            mcvips_dzsave(image.pointer, base, Int32(settings.tileSize), Int32(settings.overlap), settings.saveSuffix,
+                          settings.layout == .iiif3 ? 1 : 0, id ?? name, callback, context)
+        }
+    }
+
+    /// Tiles `image` as one stored zip written to the open descriptor `fd`
+    /// (a pipe's end) while the tiles are made, its entries under `name/`:
+    /// the tiles reach the reader at the other end without touching disk.
+    /// The descriptor stays open. `stop(image)` from another thread ends
+    /// the tiling early, with an error.
+    public static func writeZip(_ image: Image, to fd: Int32, name: String, settings: PyramidSettings, id: String? = nil,
+                                progress: ((Int, Int) -> Void)? = nil) throws {
+        try withProgress(progress) { callback, context in
+            mcvips_dzsave_zip(image.pointer, fd, name, Int32(settings.tileSize), Int32(settings.overlap), settings.saveSuffix,
+                              settings.layout == .iiif3 ? 1 : 0, id ?? name, callback, context)
+        }
+    }
+
+    /// Ends a tiling of `image` running on another thread: it fails.
+    public static func stop(_ image: Image) {
+        mcvips_kill(image.pointer)
+    }
+
+    private static func withProgress(_ progress: ((Int, Int) -> Void)?, _ body: (mcvips_progress_fn?, UnsafeMutableRawPointer?) -> Int32) throws {
         let box = progress.map(ProgressBox.init)
         let callback: mcvips_progress_fn? = box == nil ? nil : { context, percent, eta in
             Unmanaged<ProgressBox>.fromOpaque(context!).takeUnretainedValue().report(Int(percent), Int(eta))
         }
         let context = box.map { Unmanaged.passUnretained($0).toOpaque() }
-        let result = withExtendedLifetime(box) {
-            mcvips_dzsave(image.pointer, base, Int32(settings.tileSize), Int32(settings.overlap), settings.saveSuffix,
-                          settings.layout == .iiif3 ? 1 : 0, id ?? name, callback, context)
-        }
+        let result = withExtendedLifetime(box) { body(callback, context) }
         guard result == 0 else { throw ImagingError("cannot tile the image") }
     }
 }

@@ -64,6 +64,17 @@ int mcvips_dzsave(VipsImage *in, const char *base, int tile_size, int overlap,
                   const char *suffix, int iiif3, const char *id,
                   mcvips_progress_fn progress, void *context);
 
+/// The same pyramid as one stored (uncompressed) zip written to the
+/// descriptor `fd` as it is made, its entries under `name/`. The
+/// descriptor is left open.
+int mcvips_dzsave_zip(VipsImage *in, int fd, const char *name, int tile_size, int overlap,
+                      const char *suffix, int iiif3, const char *id,
+                      mcvips_progress_fn progress, void *context);
+
+/// Asks every computation of `image` to stop with an error (a dzsave
+/// whose reader has given up).
+void mcvips_kill(VipsImage *image);
+
 /// Resizes to exactly width x height with libvips's thumbnail path
 /// (lanczos3, shrink-on-load where the format allows). `crop` cuts the
 /// centre to fill (aspect fill); otherwise the image is stretched, which

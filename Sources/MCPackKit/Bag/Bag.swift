@@ -12,6 +12,9 @@ public struct PayloadFile: Sendable {
         /// Copied from an archive built before (`path` inside its bag,
         /// `data/...`), whose manifest gives the hash and size.
         case archived(PreviousArchive, path: String)
+        /// Handed over by a `PayloadStream` while the archive was written,
+        /// and hashed then: nothing to read again.
+        case streamed
     }
 
     /// The path under data/, `/`-separated: `categories/1.png`.
@@ -25,11 +28,17 @@ public struct PayloadFile: Sendable {
     /// pictures and archives, compressed already, are stored. An input
     /// whose files are compressed some other way (audio, video) says so.
     public var compress: Bool
+    /// Its place in its input's own order (a pyramid's tiles in the order
+    /// they are made). Such files follow the others, in that order, so an
+    /// archive written as the tiles are made and one written by copying
+    /// them from an earlier archive hold the same bytes.
+    public var order: Int?
 
-    public init(path: String, source: Source, known: (sha256: String, bytes: Int)? = nil, compress: Bool? = nil) {
+    public init(path: String, source: Source, known: (sha256: String, bytes: Int)? = nil, compress: Bool? = nil, order: Int? = nil) {
         self.path = path
         self.source = source
         self.known = known
+        self.order = order
         let ext = (path as NSString).pathExtension.lowercased()
         self.compress = compress ?? !["png", "jpg", "jpeg", "webp", "gif", "zip", "gz", "zst"].contains(ext)
     }
@@ -37,8 +46,25 @@ public struct PayloadFile: Sendable {
     public init(path: String, bytes: Data) { self.init(path: path, source: .bytes(bytes)) }
 }
 
-/// A BagIt 1.0 bag (RFC 8493) ready to be serialized: tag files and a
-/// payload whose every file has been hashed once.
+/// Files an input makes only while the archive is written, each handed
+/// straight from its maker to the archive writer (a master's tiles, from
+/// libvips): their paths are known before, their bytes and hashes only as
+/// they come, so nothing is written twice and nothing is held whole.
+public protocol PayloadStream: Sendable {
+    /// The files' paths under data/, in the order `make` hands them over.
+    var paths: [String] { get }
+    /// Makes the files and hands each to `body`, in `paths`' order. Throws
+    /// when one cannot be made, is missing, or is not one of `paths`.
+    func make(_ body: (_ path: String, _ bytes: Data) throws -> Void) throws
+}
+
+/// A BagIt 1.0 bag (RFC 8493) ready to be serialized. In the archive, the
+/// payload comes first and the tag files last, because the payload
+/// manifest of a bag whose tiles are made while it is written is known only
+/// at its end. The payload's order: the files of no input order, in byte
+/// order; then those with an order (the pyramid), in it, whether copied or
+/// streamed; then the files that describe the payload's sizes (HANDOVER.md),
+/// made once everything before them is written.
 struct Bag {
     struct Entry {
         /// The path inside the bag, e.g. `data/clauses.json`.
@@ -49,24 +75,63 @@ struct Bag {
         var compress: Bool
     }
 
+    /// Made once every file before them is known: given each one's path
+    /// under data/ and size.
+    typealias Late = ([(path: String, size: Int)]) throws -> [PayloadFile]
+
     let top: String
-    let tagFiles: [(path: String, data: Data)]
+    /// Every payload file known before the write, in the archive's order;
+    /// with no streams, the whole payload.
     let payload: [Entry]
+    /// Written after `payload`, in turn.
+    let streams: [any PayloadStream]
+    /// With streams, the files made after them; nil once in `payload`.
+    let late: Late?
+    let info: [(String, String)]
+    let otherTags: [(String, Data)]
 
-    var payloadBytes: Int { payload.reduce(0) { $0 + $1.size } }
-
-    /// Hashes the payload on every core and writes the tag files.
-    /// `info` is bag-info.txt's labels in order; Payload-Oxum is added.
-    /// `tags`: other tag files (the BagIt profile), after bag-info.txt.
-    static func assemble(top: String, payload files: [PayloadFile], info: [(String, String)], tags otherTags: [(String, Data)] = []) throws -> Bag {
-        let hashed = try hashAll(files)
-        let payload = hashed.sorted { $0.path.precedesInByteOrder($1.path) }
-        var seen = Set<String>()
-        for entry in payload where !seen.insert(entry.path).inserted {
-            throw FileError(path: entry.path, message: "two payload files share this path")
+    /// Hashes the known payload on every core. `info` is bag-info.txt's
+    /// labels in order; Payload-Oxum is added. `tags`: other tag files (the
+    /// BagIt profile), after bag-info.txt. `late` makes the files that
+    /// follow the streams; with none, it runs now.
+    static func assemble(top: String, payload files: [PayloadFile], streams: [any PayloadStream] = [], late: Late? = nil,
+                         info: [(String, String)], tags otherTags: [(String, Data)] = []) throws -> Bag {
+        var payload = try ordered(hashAll(files))
+        var deferred = late
+        if streams.isEmpty, let late {
+            payload += try hashAll(late(payload.map { (String($0.path.dropFirst("data/".count)), $0.size) })).map(\.0)
+                .sorted { $0.path.precedesInByteOrder($1.path) }
+            deferred = nil
         }
-        let oxum = "\(payload.reduce(0) { $0 + $1.size }).\(payload.count)"
+        let bag = Bag(top: top, payload: payload, streams: streams, late: deferred, info: info, otherTags: otherTags)
+        try checkUnique(payload.map(\.path) + streams.flatMap { $0.paths.map { "data/" + $0 } })
+        return bag
+    }
 
+    /// The files of no order in byte order, then the ordered ones in theirs.
+    static func ordered(_ entries: [(Entry, Int?)]) -> [Entry] {
+        let free = entries.filter { $0.1 == nil }.map(\.0).sorted { $0.path.precedesInByteOrder($1.path) }
+        let placed = entries.compactMap { entry, order in order.map { (entry, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
+        return free + placed
+    }
+
+    static func checkUnique(_ paths: [String]) throws {
+        var seen = Set<String>()
+        for path in paths where !seen.insert(path).inserted {
+            throw FileError(path: path, message: "two payload files share this path")
+        }
+    }
+
+    /// The whole bag is known before it is written: its tag files can be
+    /// compared with an archive's before anything is written.
+    var tagFiles: [(path: String, data: Data)]? {
+        streams.isEmpty ? Self.tagFiles(payload: payload, info: info, otherTags: otherTags) : nil
+    }
+
+    /// bagit.txt, bag-info.txt, the other tag files, the payload manifest
+    /// and the tag manifest, for `payload` in its archive order.
+    static func tagFiles(payload: [Entry], info: [(String, String)], otherTags: [(String, Data)]) -> [(path: String, data: Data)] {
+        let oxum = "\(payload.reduce(0) { $0 + $1.size }).\(payload.count)"
         let bagit = Data("BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n".utf8)
         var infoText = ""
         for (label, value) in info + [("Payload-Oxum", oxum)] {
@@ -76,10 +141,10 @@ struct Bag {
         let manifest = Manifest.text(payload.lazy.map { (checksum: $0.sha256, path: $0.path) })
         let tags: [(String, Data)] = [("bagit.txt", bagit), ("bag-info.txt", bagInfo)] + otherTags + [("manifest-sha256.txt", manifest)]
         let tagManifest = Manifest.text(tags.map { (checksum: Digest.hex($0.1), path: $0.0) })
-        return Bag(top: top, tagFiles: tags + [("tagmanifest-sha256.txt", tagManifest)], payload: payload)
+        return (tags + [("tagmanifest-sha256.txt", tagManifest)]).map { (path: $0.0, data: $0.1) }
     }
 
-    private static func hashAll(_ files: [PayloadFile]) throws -> [Entry] {
+    static func hashAll(_ files: [PayloadFile]) throws -> [(Entry, Int?)] {
         let results = LockedArray<Result<Entry, Error>?>(repeating: nil, count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
@@ -95,12 +160,14 @@ struct Bag {
                         throw PreviousArchive.Damaged(archive: archive.path, entry: path, reason: "is not in its manifest")
                     }
                     (sha, size) = (entry.sha256, entry.bytes)
+                case (.streamed, _):
+                    throw FileError(path: file.path, message: "a streamed file is only written by its stream")
                 }
                 return Entry(path: "data/" + file.path, source: file.source, sha256: sha, size: size, compress: file.compress)
             }
             results[index] = result
         }
-        return try results.values.map { try $0!.get() }
+        return try zip(results.values, files).map { (try $0.0!.get(), $0.1.order) }
     }
 }
 

@@ -13,28 +13,34 @@ struct SourceFileChanged: Error, CustomStringConvertible {
     var description: String { "\(path) \(reason); it changed while the archive was being written: build again" }
 }
 
+/// A bag as written: every payload entry in the archive's order, with the
+/// tag files that followed them, and the archive's SHA-256 and size.
+struct WrittenBag {
+    let top: String
+    let payload: [Bag.Entry]
+    let tagFiles: [(path: String, data: Data)]
+    let sha256: String
+    let bytes: Int
+
+    var payloadBytes: Int { payload.reduce(0) { $0 + $1.size } }
+}
+
 extension Bag {
-    /// Serializes the bag into one archive with a single top folder;
-    /// returns the archive's SHA-256 and size. Entries and the archive are
-    /// hashed on a second core while written (bench/tricks-history.md has
-    /// what that was worth).
-    @discardableResult
-    func write(to path: String, format: ArchiveFormat, mtime: Int) throws -> (sha256: String, bytes: Int) {
+    /// Serializes the bag into one archive with a single top folder: the
+    /// payload, then the tag files. Entries and the archive are hashed on
+    /// a second core while written (bench/tricks-history.md has what that
+    /// was worth), and a streamed file is hashed as it goes in: nothing is
+    /// read again for its manifest line.
+    func write(to path: String, format: ArchiveFormat, mtime: Int) throws -> WrittenBag {
         let hashing = HashingQueue()
         // The archive's own SHA-256, on the hashing queue's core as its
         // bytes go out: the .sha256 costs no second read.
         let archiveHasher = Digest()
         let writer = try ArchiveWriter(path: path, format: format.writerFormat) { hashing.update(archiveHasher, with: $0) }
-        for tag in tagFiles {
-            // Payload manifests are stored, not deflated: diff and verify
-            // read them first thing, and inflating two of 1.8 MB was a sixth
-            // of a diff, to save 0.3% of the archive.
-            try writer.add(path: "\(top)/\(tag.path)", data: tag.data, mtime: mtime, compress: !tag.path.hasPrefix("manifest-"))
-        }
         let changed = LockedArray<String?>(repeating: nil, count: 1)
         let damaged = LockedArray<(String, String)?>(repeating: nil, count: 1)
         let copying = ArchiveCopies()
-        for entry in payload {
+        func add(_ entry: Entry) throws {
             let entryPath = "\(top)/\(entry.path)"
             switch entry.source {
             case .bytes(let data):
@@ -77,7 +83,41 @@ extension Bag {
                 }
                 let expected = entry.sha256
                 hashing.finish(hasher) { hex in if hex != expected && damaged[0] == nil { damaged[0] = (archive.path, path) } }
+            case .streamed:
+                throw FileError(path: entry.path, message: "a streamed file is only written by its stream")
             }
+        }
+        for entry in payload { try add(entry) }
+        var written = payload
+        for stream in streams {
+            let first = written.count
+            let hashes = LockedArray<String>(repeating: "", count: stream.paths.count)
+            try stream.make { path, data in
+                let index = written.count - first
+                let compress = PayloadFile(path: path, source: .streamed).compress
+                try writer.add(path: "\(top)/data/\(path)", data: data, mtime: mtime, compress: compress)
+                let hasher = Digest()
+                hashing.update(hasher, with: data)
+                hashing.finish(hasher) { hashes[index] = $0 }
+                written.append(Entry(path: "data/" + path, source: .streamed, sha256: "", size: data.count, compress: compress))
+            }
+            hashing.drain()
+            for (offset, hex) in hashes.values.enumerated() { written[first + offset].sha256 = hex }
+        }
+        if let late {
+            let files = try Self.hashAll(late(written.map { (String($0.path.dropFirst("data/".count)), $0.size) })).map(\.0)
+                .sorted { $0.path.precedesInByteOrder($1.path) }
+            try Self.checkUnique(written.map(\.path) + files.map(\.path))
+            for entry in files { try add(entry) }
+            written += files
+        }
+        hashing.drain()
+        let tags = Self.tagFiles(payload: written, info: info, otherTags: otherTags)
+        for tag in tags {
+            // Payload manifests are stored, not deflated: diff and verify
+            // read them whole, and inflating two of 1.8 MB was a sixth of a
+            // diff, to save 0.3% of the archive.
+            try writer.add(path: "\(top)/\(tag.path)", data: tag.data, mtime: mtime, compress: !tag.path.hasPrefix("manifest-"))
         }
         let bytes = try writer.finish()
         hashing.drain()
@@ -87,20 +127,22 @@ extension Bag {
         if let (archive, path) = damaged[0] {
             throw PreviousArchive.Damaged(archive: archive, entry: path, reason: "does not hold the bytes its manifest names")
         }
-        return (archiveHasher.finish(), bytes)
+        return WrittenBag(top: top, payload: written, tagFiles: tags, sha256: archiveHasher.finish(), bytes: bytes)
     }
+}
 
-    /// Reads a written archive back and confirms it holds exactly the
+extension WrittenBag {
+    /// Reads the written archive back and confirms it holds exactly the
     /// entries of this bag, in order, at their sizes, with the tag files and
-    /// every in-memory file byte for byte. Files streamed from disk were
-    /// hashed as they were written; reading them again would only re-read
-    /// the page cache, at a fifth of a rebuild's time.
+    /// every in-memory file byte for byte. Files streamed from disk or from
+    /// libvips were hashed as they were written; reading them again would
+    /// only re-read the page cache, at a fifth of a rebuild's time.
     func check(archive path: String) throws {
-        let expectedEntries = tagFiles.map { ("\(top)/\($0.path)", $0.data.count, Optional(Digest.hex($0.data))) }
-            + payload.map { entry -> (String, Int, String?) in
+        let expectedEntries = payload.map { entry -> (String, Int, String?) in
                 if case .bytes = entry.source { return ("\(top)/\(entry.path)", entry.size, entry.sha256) }
                 return ("\(top)/\(entry.path)", entry.size, nil)
             }
+            + tagFiles.map { ("\(top)/\($0.path)", $0.data.count, Optional(Digest.hex($0.data))) }
         let hashed = Set(expectedEntries.filter { $0.2 != nil }.map(\.0))
         var expected = expectedEntries[...]
         func failure(_ error: Error) -> Error {

@@ -10,9 +10,9 @@ import Hashing
 /// with an unsafe name, a link, a device, a duplicate, or one past a limit
 /// is never handed over, only reported as an `Issue`.
 ///
-/// Entries come in the archive's order; a folder's in the order mcpack
-/// writes them (tag files, then the payload in byte order), so two versions
-/// read side by side pair up early. For each entry the caller's `keep`
+/// Entries come in the archive's order (mcpack's: the payload, then the
+/// tag files); a folder's tag files first, then its payload in byte order,
+/// so two versions read side by side pair up early. For each entry the caller's `keep`
 /// says what to hold of it: its digests, a head of N bytes, the whole file,
 /// its bytes handed on as they are read, or nothing (not read at all).
 final class BagReader {

@@ -22,7 +22,7 @@ public final class PreviousArchive: @unchecked Sendable {
     /// Payload entries under data/, by path inside the bag, of the prefixes
     /// asked for when opened.
     let entries: [String: Entry]
-    /// Their paths in the manifest's order: byte order, as mcpack writes it.
+    /// Their paths in the manifest's order, which is the archive's.
     let paths: [String]
 
     private init(path: String, bundleJSON: Data, entries: [String: Entry], paths: [String]) {

@@ -167,11 +167,7 @@ public enum Builder {
         let config = project.config
         let sources = sortedSources(project, Array(checked.sources.values))
         var payload = made.flatMap(\.payload)
-        let bundleTemplates = try TemplateSet.load("bundle")
-        let rendered = bundleTemplates.render(
-            BundleTemplateContext(project, needs: needs, sources: sources, sourceDate: isoDate(mtime, time: true),
-                                  made: made.flatMap(\.handover), rendered: bundleTemplates.templates.map(\.path)))
-        payload += rendered.map { PayloadFile(path: $0.path, bytes: $0.data) }
+        let streams = made.compactMap(\.stream)
         // The inputs each make their sets of the one catalog; the catalog's
         // own Contents.json is nobody's, and Xcode needs it.
         if payload.contains(where: { $0.path.hasPrefix(AssetCatalog.folder + "/") }) {
@@ -183,8 +179,19 @@ public enum Builder {
             components: Dictionary(made.map { ($0.component, $0.record) }, uniquingKeysWith: { first, _ in first }),
             inputs: sources)
         payload.append(PayloadFile(path: "bundle.json", bytes: JSON.encode(bundle)))
+        // HANDOVER.md counts each part's files and bytes: the bundle's pages
+        // are made once every other file is, after the tiles when those are
+        // made while the archive is written.
+        let bundleTemplates = try TemplateSet.load("bundle")
+        let pages: Bag.Late = { sizes in
+            let rendered = bundleTemplates.render(
+                BundleTemplateContext(project, needs: needs, sources: sources, sourceDate: isoDate(mtime, time: true),
+                                      made: made.flatMap { HandoverRow.rows($0.handover, sizes: sizes) },
+                                      rendered: bundleTemplates.templates.map(\.path)))
+            return rendered.map { PayloadFile(path: $0.path, bytes: $0.data) }
+        }
 
-        let bag = try Bag.assemble(top: config.stem, payload: payload, info: [
+        let bag = try Bag.assemble(top: config.stem, payload: payload, streams: streams, late: pages, info: [
             ("BagIt-Profile-Identifier", BagItProfile.mcpackBundleIdentifier),
             ("Bag-Software-Agent", "mcpack \(MCPackVersion.current)"),
             ("Bagging-Date", isoDate(mtime, time: false)),
@@ -205,16 +212,20 @@ public enum Builder {
         func dropTransient() {
             for folder in made.flatMap(\.transient) { try? FileManager.default.removeItem(at: folder) }
         }
-        if let existing = unchangedArchive(finalURL, bag: bag) {
+        // Only a bag known whole before it is written can be the archive
+        // already there; one whose tiles are made now (no archive to copy
+        // them from) is not.
+        if let tagFiles = bag.tagFiles, let existing = unchangedArchive(finalURL, top: bag.top, tagFiles: tagFiles) {
             dropTransient()
             return BuildResult(
                 archive: display(finalURL), sha256: existing.sha256, name: config.name, version: config.version.text,
-                format: config.format.rawValue, files: bag.payload.count, bytes: existing.bytes, payloadBytes: bag.payloadBytes,
-                outcome: .unchanged, removedTemporaryFiles: removed, warnings: warnings)
+                format: config.format.rawValue, files: bag.payload.count, bytes: existing.bytes,
+                payloadBytes: bag.payload.reduce(0) { $0 + $1.size }, outcome: .unchanged, removedTemporaryFiles: removed, warnings: warnings)
         }
         let output = OutputFile(final: finalURL)
-        let (sha256, bytes) = try bag.write(to: output.temporary.path, format: config.format, mtime: mtime)
-        try bag.check(archive: output.temporary.path)
+        let written = try bag.write(to: output.temporary.path, format: config.format, mtime: mtime)
+        let (sha256, bytes) = (written.sha256, written.bytes)
+        try written.check(archive: output.temporary.path)
         options.hooks.beforeCommit?()
 
         var outcome = BuildResult.Outcome.written
@@ -254,7 +265,7 @@ public enum Builder {
         if !checksumIsCurrent { try OutputFile.write(checksum, to: checksumURL) }
         return BuildResult(
             archive: display(finalURL), sha256: sha256, name: config.name, version: config.version.text,
-            format: config.format.rawValue, files: bag.payload.count, bytes: bytes, payloadBytes: bag.payloadBytes,
+            format: config.format.rawValue, files: written.payload.count, bytes: bytes, payloadBytes: written.payloadBytes,
             outcome: outcome, removedTemporaryFiles: removed, removedSignatures: removedSignatures, warnings: warnings)
     }
 
@@ -324,11 +335,14 @@ public enum Builder {
     /// mcpack's version) are the bag's, and its bytes still match its
     /// .sha256. Then nothing is written again; otherwise nil, and the build
     /// writes and compares in full.
-    static func unchangedArchive(_ url: URL, bag: Bag) -> (sha256: String, bytes: Int)? {
+    static func unchangedArchive(_ url: URL, top: String, tagFiles: [(path: String, data: Data)]) -> (sha256: String, bytes: Int)? {
+        // The tag files end the archive: a zip's are reached through its
+        // central directory, a tar's by reading past the payload.
         guard let sums = FileManager.default.contents(atPath: url.path + ".sha256"),
-              let reader = try? BagReader(url.path, refusing: { $0.kind != .entryWarning }, keep: { _ in BagReader.Keep(.whole) }) else { return nil }
-        for tag in bag.tagFiles {
-            guard let file = try? reader.next(), file.entry.name == "\(bag.top)/\(tag.path)", file.data == tag.data else { return nil }
+              let reader = try? BagReader(url.path, only: Set(tagFiles.map(\.path)), refusing: { $0.kind != .entryWarning },
+                                          keep: { _ in BagReader.Keep(.whole) }) else { return nil }
+        for tag in tagFiles {
+            guard let file = try? reader.next(), file.entry.name == "\(top)/\(tag.path)", file.data == tag.data else { return nil }
         }
         guard let (sha, bytes) = try? Digest.hexOfFile(url.path),
               String(decoding: sums, as: UTF8.self) == "\(sha)  \(url.lastPathComponent)\n" else { return nil }

@@ -49,9 +49,10 @@ final class BagEntryStream {
     init(_ wanted: Set<String>, of path: String) throws {
         self.path = path
         do {
-            // mcpack writes tag files first and the payload in byte order, so
-            // the files a diff needs are found without walking 17,000 tiles,
-            // and the walk stops at the last. A file over 64 MiB is not one a
+            // mcpack writes the payload first and the tag files last: a zip's
+            // entries are reached through its central directory, so the files
+            // a diff needs are read without reading 17,000 tiles; a tar is
+            // read through to its last wanted file. A file over 64 MiB is not one a
             // diff reads: it is passed by, never held. A bag that cannot be
             // read to its end is not compared at all, rather than in part.
             reader = try BagReader(path, only: wanted, refusing: { $0.stops || $0.kind == .noCentralDirectory }) { entry in

@@ -298,6 +298,9 @@ enum SourceRef: Sendable {
 /// What make returns: the files under data/ and the record for bundle.json.
 struct Made<Record> {
     var payload: [PayloadFile]
+    /// Files made only as the archive is written (tiles with no earlier
+    /// archive to copy them from), after `payload`.
+    var stream: (any PayloadStream)?
     var record: Record
     /// True when the work was taken from the cache rather than done.
     var cached = false

@@ -17,23 +17,11 @@ struct HandoverRow: Sendable, Equatable {
     var files: Int
     var bytes: Int
 
-    /// Counts each part's files and bytes in `payload`.
-    static func rows(_ parts: [HandoverPart], payload: [PayloadFile]) -> [HandoverRow] {
-        let sized = payload.map { ($0.path, size(of: $0)) }
-        return parts.map { part in
-            let held = sized.filter { part.path.hasSuffix("/") ? $0.0.hasPrefix(part.path) : $0.0 == part.path }
-            return HandoverRow(path: part.path, purpose: part.purpose, files: held.count, bytes: held.reduce(0) { $0 + $1.1 })
-        }
-    }
-
-    private static func size(of file: PayloadFile) -> Int {
-        switch (file.source, file.known) {
-        case (.bytes(let data), _): return data.count
-        case (.file, let known?): return known.bytes
-        case (.file(let path), nil):
-            return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-        case (.archived, let known?): return known.bytes
-        case (.archived(let archive, let path), nil): return archive.entries[path]?.bytes ?? 0
+    /// Counts each part's files and bytes among `sizes` (paths under data/).
+    static func rows(_ parts: [HandoverPart], sizes: [(path: String, size: Int)]) -> [HandoverRow] {
+        parts.map { part in
+            let held = sizes.filter { part.path.hasSuffix("/") ? $0.path.hasPrefix(part.path) : $0.path == part.path }
+            return HandoverRow(path: part.path, purpose: part.purpose, files: held.count, bytes: held.reduce(0) { $0 + $1.size })
         }
     }
 
@@ -53,7 +41,7 @@ struct HandoverRow: Sendable, Equatable {
 
 extension BundleInput {
     /// The rows of HANDOVER.md for what this input made.
-    static func handoverRows(_ record: Record, payload: [PayloadFile]) -> [HandoverRow] {
-        HandoverRow.rows(handover(record, files: payload.map(\.path).sorted()), payload: payload)
+    static func handoverParts(_ record: Record, files: [String]) -> [HandoverPart] {
+        handover(record, files: files.sorted())
     }
 }

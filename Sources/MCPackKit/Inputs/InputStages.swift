@@ -30,8 +30,9 @@ extension BundleInput {
 
     static func runMake(_ plan: any InputPlan, in env: MakeEnvironment) throws -> MadeInput {
         let made = try make(plan as! Plan, in: env)
-        return MadeInput(component: component, payload: made.payload, record: made.record, cached: made.cached,
-                         transient: made.transient, handover: handoverRows(made.record, payload: made.payload))
+        return MadeInput(component: component, payload: made.payload, stream: made.stream, record: made.record, cached: made.cached,
+                         transient: made.transient,
+                         handover: handoverParts(made.record, files: made.payload.map(\.path) + (made.stream?.paths ?? [])))
     }
 
     /// The facts this input's record in `bundleJSON` gives.
@@ -63,11 +64,12 @@ struct CheckedInput {
 struct MadeInput {
     var component: String
     var payload: [PayloadFile]
+    var stream: (any PayloadStream)?
     var record: any Encodable & Sendable
     var cached: Bool
     var transient: [URL]
-    /// Its rows of HANDOVER.md.
-    var handover: [HandoverRow] = []
+    /// Its parts of HANDOVER.md, counted once the payload is written.
+    var handover: [HandoverPart] = []
 }
 
 /// Each input's settings from bundle.toml, under its own type.

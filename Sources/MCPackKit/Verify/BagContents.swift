@@ -1,3 +1,4 @@
+import Archiving
 import Foundation
 import MCPackSchema
 import Hashing
@@ -55,10 +56,20 @@ extension BagContents {
     /// at all; what is wrong inside it is a problem found.
     static func read(_ path: String, limits: VerifyLimits) throws -> BagContents {
         // Payload files are hashed with the algorithms of the payload
-        // manifests only; the manifests come first, in the order mcpack
-        // writes a bag and the reader hands a folder's files over.
+        // manifests only. A folder hands its tag files over first; an
+        // archive holds them where its maker put them (mcpack: last, as the
+        // manifest of tiles made while written can only be). A zip names
+        // them all in its central directory, read before any entry; a tar
+        // names them only when reached, so a payload file met before them
+        // is hashed with SHA-256 (what mcpack and most tools write) and
+        // read again below for any other algorithm they turn out to name.
         var declared = Set<DigestAlgorithm>()
-        var algorithms: Set<DigestAlgorithm>?
+        if BagReader.isZip(path), let directory = ZipDirectory.entries(of: path) {
+            for entry in directory {
+                let parts = String(decoding: entry.name, as: UTF8.self).split(separator: "/", omittingEmptySubsequences: false)
+                if parts.count == 2, let algorithm = BagNames.manifestAlgorithm(String(parts[1]), prefix: "manifest-") { declared.insert(algorithm) }
+            }
+        }
         let reader = try BagReader(path, limits: limits, crossCheckZip: true) { entry in
             let path = entry.path
             let wanted: Set<DigestAlgorithm>
@@ -66,8 +77,7 @@ extension BagContents {
                 if !path.contains("/"), let algorithm = BagNames.manifestAlgorithm(path, prefix: "manifest-") { declared.insert(algorithm) }
                 wanted = Set(DigestAlgorithm.allCases)
             } else {
-                if algorithms == nil { algorithms = declared.isEmpty ? Set(DigestAlgorithm.allCases) : declared }
-                wanted = algorithms!
+                wanted = declared.isEmpty ? [.sha256] : declared
             }
             switch keeping(path, size: entry.size ?? 0) {
             case .digests: return BagReader.Keep(.none, digests: wanted)
@@ -88,6 +98,24 @@ extension BagContents {
         contents.stoppedAt = reader.stoppedAt
         contents.bytes = reader.bytesRead
         contents.top = reader.top
+        try contents.hashAgain(path, limits: limits, for: declared)
         return contents
+    }
+
+    /// Reads again the payload files read before a manifest named an
+    /// algorithm they were not hashed with: only those, only for it.
+    private mutating func hashAgain(_ path: String, limits: VerifyLimits, for algorithms: Set<DigestAlgorithm>) throws {
+        var missing: [String: Set<DigestAlgorithm>] = [:]
+        for (name, file) in files where !BagNames.isTagFile(name) && !file.damaged {
+            let lacking = algorithms.subtracting(file.digests.keys)
+            if !lacking.isEmpty { missing[name] = lacking }
+        }
+        guard !missing.isEmpty else { return }
+        let reader = try BagReader(path, limits: limits, only: Set(missing.keys)) { entry in
+            BagReader.Keep(.none, digests: missing[entry.path] ?? [])
+        }
+        while let file = try reader.next() {
+            if file.damage == nil { files[file.entry.path]?.digests.merge(file.digests) { first, _ in first } }
+        }
     }
 }

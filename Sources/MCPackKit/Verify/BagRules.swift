@@ -21,8 +21,14 @@ enum BagRules {
         var payloadAlgorithms: [DigestAlgorithm] = []
 
         let manifestNames = bag.files.keys.filter { !$0.contains("/") && $0.hasPrefix("manifest-") && $0.hasSuffix(".txt") }.sorted()
-        if manifestNames.isEmpty && bag.stoppedAt == nil {
-            problems.append(Problem("manifest-*.txt", "manifest", "the bag has no payload manifest"))
+        if manifestNames.isEmpty {
+            if let stoppedAt = bag.stoppedAt {
+                // mcpack's tag files follow the payload: an archive cut short
+                // loses them first.
+                problems.append(Problem("manifest-*.txt", "missing", "the payload manifests were not reached: reading stopped \(stoppedAt); which files the bag lists, and whether those read are whole, cannot be told"))
+            } else {
+                problems.append(Problem("manifest-*.txt", "manifest", "the bag has no payload manifest"))
+            }
         }
         for name in manifestNames {
             // Already reported as damaged: its lines cannot be trusted, and
@@ -139,7 +145,7 @@ enum BagRules {
     /// UTF-8 without a BOM. Gives the version and the encoding.
     private static func declaration(_ bag: BagContents, _ problems: inout [Problem]) -> (String?, String?) {
         guard let data = bag.files["bagit.txt"]?.data else {
-            if bag.files["bagit.txt"]?.damaged == true { return (nil, nil) }
+            if bag.files["bagit.txt"]?.damaged == true || bag.stoppedAt != nil { return (nil, nil) }
             problems.append(Problem("bagit.txt", "bagit-txt", "missing; every bag starts with its declaration", section: "2.1.1"))
             return (nil, nil)
         }

@@ -153,7 +153,7 @@ import Testing
             PayloadFile(path: "B.png", bytes: Data("ccc".utf8)),
         ], info: [("Bundle-Name", "t")])
         let archive = folder.appendingPathComponent("t-1.\(format.fileExtension)")
-        try bag.write(to: archive.path, format: format, mtime: Builder.defaultSourceDate)
+        let written = try bag.write(to: archive.path, format: format, mtime: Builder.defaultSourceDate)
         let unpacked = try BagUnpacker.unpack(archive.path, into: folder.appendingPathComponent("unpacked"))
 
         let keep = BagReader.Keep(.whole, digests: [.sha256])
@@ -161,8 +161,8 @@ import Testing
         let (fromFolder, folderReader) = try Self.readAll(unpacked.path, keep: keep)
         #expect(archiveReader.issues.isEmpty && folderReader.issues.isEmpty)
         #expect(archiveReader.top == "t-1")
-        // mcpack's order: tag files, then the payload in byte order.
-        #expect(fromArchive.map(\.entry.path) == bag.tagFiles.map(\.path) + bag.payload.map(\.path))
+        // mcpack's order: the payload in byte order, then the tag files.
+        #expect(fromArchive.map(\.entry.path) == bag.payload.map(\.path) + written.tagFiles.map(\.path))
         #expect(fromFolder.map(\.entry.path).sorted() == fromArchive.map(\.entry.path).sorted())
         func summary(_ files: [BagReader.File]) -> [String: String] {
             Dictionary(uniqueKeysWithValues: files.map { ($0.entry.path, "\($0.size) \($0.digests[.sha256]!) \($0.data!.count)") })

@@ -101,11 +101,18 @@ import Testing
         // 5 tag files (bagit.txt, bag-info.txt, bagit-profile.json and the two manifests).
         #expect(lines.count == 5 + 8 + 3 + 1 + geometry.totalTiles + 6)
         #expect(lines.allSatisfy { $0.contains("2023-11-14 22:13") && $0.hasPrefix("-rw-r--r-- 0/0") })
-        // tag files first, then the payload in byte order
-        #expect(lines[0].hasSuffix("test-bundle-1.0.0/bagit.txt"))
-        #expect(lines[2].hasSuffix("test-bundle-1.0.0/bagit-profile.json"))
-        #expect(lines[4].hasSuffix("test-bundle-1.0.0/tagmanifest-sha256.txt"))
-        #expect(lines[5].hasSuffix("test-bundle-1.0.0/data/" + AssetCatalog.categoryImagePath(1)))
+        // The payload in byte order, then the pyramid in the order its tiles
+        // are made, the descriptor last; HANDOVER.md, which counts them; the
+        // tag files last of all, as the manifest can only follow the tiles.
+        let names = lines.map { String($0.split(separator: " ").last!) }
+        #expect(names[0] == "test-bundle-1.0.0/data/" + AssetCatalog.categoryImagePath(1))
+        let tiles = names.indices.filter { names[$0].contains("/data/document/master_files/") }
+        #expect(tiles.count == geometry.totalTiles && tiles.last! - tiles.first! == tiles.count - 1)
+        #expect(names[tiles.first!].hasSuffix("master_files/\(geometry.maxLevel)/0_0.jpeg"))
+        #expect(names[tiles.last! + 1] == "test-bundle-1.0.0/data/document/master.dzi")
+        #expect(names[tiles.last! + 2] == "test-bundle-1.0.0/data/HANDOVER.md")
+        #expect(Array(names.suffix(5)) == ["bagit.txt", "bag-info.txt", "bagit-profile.json", "manifest-sha256.txt", "tagmanifest-sha256.txt"]
+            .map { "test-bundle-1.0.0/" + $0 })
         let bad = try MCPackBinary.run(["build"], in: project.root, environment: ["SOURCE_DATE_EPOCH": "yesterday"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("SOURCE_DATE_EPOCH: \"yesterday\""))

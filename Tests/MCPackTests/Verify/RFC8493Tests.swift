@@ -73,7 +73,7 @@ struct Verdict {
     /// runs in the C locale, where libarchive cannot convert them
     /// ("Pathname cannot be converted from UTF-8 to current locale"), a
     /// limitation of the reader, not of these rules.
-    static func check(_ bag: SmallBag, _ extra: [String] = [], archives: Bool = true,
+    static func check(_ bag: SmallBag, _ extra: [String] = [], archives: Bool = true, payloadFirst: Bool = false,
                       sourceLocation: SourceLocation = #_sourceLocation) throws -> Verdict {
         ProcessSetUp.done
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-rfc-\(UUID().uuidString)")
@@ -94,10 +94,10 @@ struct Verdict {
         func key(_ problems: [[String: Any]]) -> [String] {
             problems.map { "\($0["path"] ?? "") \($0["rule"] ?? "") \($0["severity"] ?? "") \($0["section"] ?? "")" }.sorted()
         }
-        // Made with the usual tools, tag files first (as bagit.py's users
-        // and mcpack write them: a manifest after the payload leaves its
-        // checksums to a second pass verify does not make).
-        let order = files.keys.filter { !$0.hasPrefix("data/") }.sorted() + files.keys.filter { $0.hasPrefix("data/") }.sorted()
+        // Made with the usual tools, tag files first (as a folder's users
+        // tar it) or, `payloadFirst`, last (as mcpack writes them).
+        let tags = files.keys.filter { !$0.hasPrefix("data/") }.sorted(), payload = files.keys.filter { $0.hasPrefix("data/") }.sorted()
+        let order = payloadFirst ? payload + tags : tags + payload
         let names = order.map { "bag/" + $0 }
         let zip = "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n    for name in sys.argv[2:]: z.write(name)\n"
         let makers: [(String, String, [String])] = [
@@ -263,6 +263,32 @@ struct Verdict {
         var bag = SmallBag()
         bag.algorithms = [.md5]
         #expect(try Self.check(bag, ["--strict"]).status == 1)
+    }
+
+    /// Tag files after the payload, as mcpack writes them: a zip's manifests
+    /// are named by its central directory before any entry is read, a tar's
+    /// only at its end, and each payload file is checked against every
+    /// manifest all the same (read a second time for an algorithm other
+    /// than SHA-256), whether it is whole or changed.
+    @Test(arguments: [[DigestAlgorithm.sha256], [.sha512], [.md5, .sha1], [.sha256, .sha512]])
+    func manifestsAfterThePayload(_ algorithms: [DigestAlgorithm]) throws {
+        var bag = SmallBag()
+        bag.algorithms = algorithms
+        bag.payload["data/b.bin"] = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let whole = try Self.check(bag, payloadFirst: true)
+        let weak = algorithms.allSatisfy { $0 == .md5 || $0 == .sha1 }
+        #expect(whole.rules == (weak ? ["weak-algorithm"] : []), "\(algorithms): \(whole.problems)")
+        // The manifests of the bag as it was, beside a payload file changed
+        // since: every manifest says so.
+        var changed = SmallBag()
+        changed.algorithms = []
+        changed.tagManifest = false
+        changed.payload = bag.payload
+        changed.payload["data/a.txt"] = Data("ho\n".utf8)
+        changed.unlistedTags = bag.files().filter { !$0.key.hasPrefix("data/") }
+        let verdict = try Self.check(changed, payloadFirst: true)
+        #expect(verdict.status == 1)
+        #expect(verdict.count("fixity") == algorithms.count, "\(algorithms): \(verdict.problems)")
     }
 
     /// §2.2.2: a bag should give its Payload-Oxum (a wrong one is an error).

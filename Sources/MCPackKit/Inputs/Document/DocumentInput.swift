@@ -175,6 +175,7 @@ enum DocumentInput: BundleInput {
             // Only the pyramid's own files: the IIIF manifest beside it is the
             // manifest input's, made from this build's clauses.
             let pyramidPaths = Self.pyramidPaths(layout(settings, size: plan.size))
+            let order = Dictionary(pyramidPaths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             let prefixes = settings.layout == "iiif3" ? ["data/document/\(name)/"] : ["data/document/\(name).dzi", "data/document/\(name)_files/"]
             if let previous = env.previous.first(under: prefixes, expecting: Set(pyramidPaths.map { "data/" + $0 }), where: { json in
                 guard let head = try? JSONDecoder().decode(BundleJSON.Head.self, from: json), head.mcpack == MCPackVersion.current,
@@ -184,18 +185,26 @@ enum DocumentInput: BundleInput {
             }, note: { env.report(.note($0)) }) {
                 let payload = previous.paths.map { path in
                     let entry = previous.entries[path]!
-                    return PayloadFile(path: String(path.dropFirst("data/".count)), source: .archived(previous, path: path), known: (entry.sha256, entry.bytes))
+                    let bagPath = String(path.dropFirst("data/".count))
+                    return PayloadFile(path: bagPath, source: .archived(previous, path: path), known: (entry.sha256, entry.bytes), order: order[bagPath])
                 }
                 return Made(payload: payload, record: record(tiles: tileCount(payload.map(\.path)), colour: colour), cached: true)
             }
             let started = Date()
             let total = geometry.totalTiles
+            let progress: @Sendable (Int, Int) -> Void = { [env] percent, eta in
+                env.report(.tiling(percent: percent, secondsLeft: eta, tiles: total, elapsed: Date().timeIntervalSince(started)))
+            }
+            if settings.layout != "iiif3" {
+                // Straight from libvips into the archive: written once.
+                let stream = PyramidStream(paths: pyramidPaths, folder: "document/", name: name, settings: pyramid, master: { try picture().0 },
+                                           progress: progress, describe: { env.failure(settings.image, $0) })
+                return Made(payload: [], stream: stream, record: record(tiles: tileCount(pyramidPaths), colour: colour))
+            }
             // libvips stamps vips-properties.xml with the date of tiling: it must not ship.
             let entry = try env.cache("tiles").entry(key, damage: { env.report(.note($0)) },
                                                      leaveOut: { $0.hasSuffix("vips-properties.xml") }) { folder in
-                try TilePyramid.write(image, to: folder, name: name, settings: pyramid, id: settings.iiifBaseURL) { percent, eta in
-                    env.report(.tiling(percent: percent, secondsLeft: eta, tiles: total, elapsed: Date().timeIntervalSince(started)))
-                }
+                try TilePyramid.write(image, to: folder, name: name, settings: pyramid, id: settings.iiifBaseURL, progress: progress)
                 if let base = settings.iiifBaseURL {
                     // The tiling read a sequential master to its end: the
                     // full image needs a second read of it.
@@ -205,8 +214,12 @@ enum DocumentInput: BundleInput {
             }
             let tiles = tileCount(entry.files.map(\.path))
             // Once the archive holds the tiles, it is their one copy.
-            return Made(payload: entry.payload(under: "document/"), record: record(tiles: tiles, colour: colour), cached: entry.reused,
-                        transient: [entry.folder])
+            let payload = entry.payload(under: "document/").map { file in
+                var file = file
+                file.order = order[file.path]
+                return file
+            }
+            return Made(payload: payload, record: record(tiles: tiles, colour: colour), cached: entry.reused, transient: [entry.folder])
         } catch let damaged as PreviousArchive.Damaged {
             throw damaged
         } catch {
@@ -221,25 +234,37 @@ enum DocumentInput: BundleInput {
     }
 
     /// Every file of the pyramid `layout` describes, relative to data/: the
-    /// descriptor and each tile (and for IIIF, each full image it lists).
+    /// descriptor and each tile (and for IIIF, each full image it lists), in
+    /// the order the archive holds them. A Deep Zoom pyramid's is the order
+    /// dzsave makes them in, near enough that a stream of them holds only a
+    /// row or two back (`PyramidStream`): by the lowest full-size pixel row
+    /// a tile row needs, the finer level first where they tie, each row's
+    /// tiles left to right, the descriptor last. A IIIF one's is byte order.
     static func pyramidPaths(_ layout: PyramidLayout) -> [String] {
-        var paths = [layout.descriptorPath]
         if layout.kind == .iiif3 {
             let iiif = IIIFLayout(width: layout.width, height: layout.height, tileSize: layout.tileSize, ext: layout.tileExtension)
             let folder = layout.tilesFolder
-            paths += iiif.tiles.map { folder + $0.path }
+            var paths = [layout.descriptorPath] + iiif.tiles.map { folder + $0.path }
             paths.append(folder + iiif.fullMaxPath)
             paths += (iiif.info(id: "").sizes ?? []).map { folder + iiif.fullPath($0) }
-        } else {
-            let geometry = layout.geometry
-            for level in 0...geometry.maxLevel {
-                let tiles = geometry.tiles(ofLevel: level)
-                for column in 0..<tiles.columns {
-                    for row in 0..<tiles.rows { paths.append(layout.deepZoomTilePath(level: level, column: column, row: row)) }
-                }
+            return paths.sorted { $0.precedesInByteOrder($1) }
+        }
+        let geometry = layout.geometry
+        var rows: [(bottom: Int, level: Int, row: Int)] = []
+        for level in 0...geometry.maxLevel {
+            let shift = geometry.maxLevel - level
+            for row in 0..<geometry.tiles(ofLevel: level).rows {
+                rows.append((min(geometry.height, ((row + 1) * geometry.tileSize + geometry.overlap) << shift), level, row))
             }
         }
-        return paths
+        rows.sort { a, b in a.bottom != b.bottom ? a.bottom < b.bottom : a.level != b.level ? a.level > b.level : a.row < b.row }
+        var paths: [String] = []
+        for (_, level, row) in rows {
+            for column in 0..<geometry.tiles(ofLevel: level).columns {
+                paths.append(layout.deepZoomTilePath(level: level, column: column, row: row))
+            }
+        }
+        return paths + [layout.descriptorPath]
     }
 
     /// Completes what dzsave wrote in `folder` into a IIIF level 0 service

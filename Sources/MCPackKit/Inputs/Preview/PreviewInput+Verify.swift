@@ -57,7 +57,8 @@ extension PreviewInput {
             case .outside(let why):
                 problems.append(Problem(from, "preview-files", "refers to \(url), \(why); the page must load nothing from outside the bag"))
             case .file(let target):
-                if bag.files[target] == nil {
+                // Not reached is not missing: the files after a cut are unknown.
+                if bag.files[target] == nil, bag.stoppedAt == nil {
                     problems.append(Problem(from, "preview-files", "refers to \(url) (\(target)), which is not in the bag"))
                 }
             }

@@ -1,0 +1,106 @@
+import Archiving
+import Foundation
+import Imaging
+
+/// A Deep Zoom pyramid made while the archive is written: libvips's dzsave
+/// writes it as one stored zip into a pipe, libarchive reads that zip at the
+/// other end, and each tile goes on to the archive writer. A tile is
+/// written once, into the archive, and nothing of the pyramid touches disk
+/// on the way.
+///
+/// dzsave's workers finish the tiles of a row in any order, so tiles are
+/// handed over in `paths`' order (`DocumentInput.pyramidPaths`: each row
+/// after the rows above it, the rows of each smaller level as they
+/// complete), a tile that comes early held until its turn: a row or two at
+/// most, since that order follows the one dzsave makes them in.
+struct PyramidStream: PayloadStream, @unchecked Sendable {
+    /// Relative to data/, in the order handed over.
+    let paths: [String]
+    /// The folder under data/ the zip's top folder stands for (`document/`).
+    let folder: String
+    let name: String
+    let settings: PyramidSettings
+    /// The master as it ships, opened when the tiles are made.
+    let master: () throws -> Image
+    let progress: @Sendable (Int, Int) -> Void
+    /// Names the master in a failure: the project's path of it.
+    let describe: (String) -> Error
+
+    /// dzsave failed, or stopped because the reader did.
+    private final class Outcome: @unchecked Sendable {
+        var error: Error?
+    }
+
+    /// An error of the consumer's (the archive writer's), not the stream's.
+    private struct Consumer: Error {
+        let error: Error
+    }
+
+    func make(_ body: (String, Data) throws -> Void) throws {
+        let image: Image
+        do { image = try master() } catch { throw describe("cannot open the master to tile it: \(error)") }
+        let pipe = Pipe()
+        let outcome = Outcome()
+        let finished = DispatchSemaphore(value: 0)
+        let writing = pipe.fileHandleForWriting
+        let (name, settings, progress) = (self.name, self.settings, self.progress)
+        let thread = Thread {
+            do {
+                try TilePyramid.writeZip(image, to: writing.fileDescriptor, name: name, settings: settings, progress: progress)
+            } catch {
+                outcome.error = error
+            }
+            // The reader sees the zip's end only once this end is closed.
+            try? writing.close()
+            finished.signal()
+        }
+        // dzsave's own workers do the tiling; this thread only waits on them.
+        thread.stackSize = 1 << 20
+        thread.start()
+        do {
+            try read(pipe.fileHandleForReading, body)
+        } catch {
+            // Stop dzsave and let it reach its end: a writer left blocked on
+            // a full pipe would never return.
+            TilePyramid.stop(image)
+            while let chunk = try? pipe.fileHandleForReading.read(upToCount: 1 << 16), !chunk.isEmpty {}
+            finished.wait()
+            if let consumer = error as? Consumer { throw consumer.error }
+            throw describe("cannot make the tile pyramid: \(outcome.error ?? error)")
+        }
+        finished.wait()
+        if let error = outcome.error { throw describe("cannot make the tile pyramid: \(error)") }
+    }
+
+    private func read(_ handle: FileHandle, _ body: (String, Data) throws -> Void) throws {
+        let index = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        var early: [Int: Data] = [:]
+        var next = 0
+        let reader = try ArchiveReader(streamingZipFrom: handle.fileDescriptor, name: "libvips's zip of \(name)")
+        let top = name + "/"
+        while let entry = try reader.next() {
+            guard !entry.isDirectory else { continue }
+            guard let stored = entry.path, stored.hasPrefix(top), entry.isRegular else {
+                throw FileError(path: entry.path ?? "?", message: "is not a file of the pyramid \(name)")
+            }
+            var data = Data()
+            data.reserveCapacity(Int(entry.size ?? 0))
+            try reader.readData { data.append(contentsOf: $0) }
+            // libvips stamps it with the date of tiling: it must not ship.
+            if stored.hasSuffix("vips-properties.xml") { continue }
+            let path = folder + stored.dropFirst(top.count)
+            guard let position = index[path] else {
+                throw FileError(path: path, message: "was written by libvips but is not a tile of this pyramid's layout")
+            }
+            guard position >= next, early[position] == nil else { throw FileError(path: path, message: "was written twice") }
+            early[position] = data
+            while let ready = early.removeValue(forKey: next) {
+                do { try body(paths[next], ready) } catch { throw Consumer(error: error) }
+                next += 1
+            }
+        }
+        if next < paths.count {
+            throw FileError(path: paths[next], message: "was not written by libvips (\(paths.count - next) files of the pyramid missing)")
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import FileIO
+import Imaging
+import MCPackSchema
+@testable import MCPackKit
+import Testing
+
+/// Tiles made straight into the archive: the stream hands over exactly the
+/// files dzsave writes to a folder, byte for byte, in the layout's order,
+/// and stops dzsave when the archive writer gives up.
+@Suite struct PyramidStreamTests {
+    static let settings = PyramidSettings(tileSize: 64, overlap: 1, format: "jpeg", quality: 80, layout: .deepZoom)
+
+    static func stream(width: Int, height: Int) -> PyramidStream {
+        let layout = PyramidLayout(name: "m", kind: .deepZoom, width: width, height: height, tileSize: settings.tileSize,
+                                   overlap: settings.overlap, tileFormat: settings.format)
+        return PyramidStream(paths: DocumentInput.pyramidPaths(layout), folder: "document/", name: "m", settings: settings,
+                             master: { try Image.noise(width: width, height: height, bands: 3, seed: 7) },
+                             progress: { _, _ in }, describe: { FileError(path: "m", message: $0) })
+    }
+
+    @Test(arguments: [(700, 450), (64, 64), (1, 300)])
+    func theStreamHoldsWhatDzsaveWritesToAFolder(_ size: (Int, Int)) throws {
+        ProcessSetUp.done
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-stream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stream = Self.stream(width: size.0, height: size.1)
+        var handed: [(String, Data)] = []
+        try stream.make { handed.append(($0, $1)) }
+        #expect(handed.map(\.0) == stream.paths)
+
+        try TilePyramid.write(try Image.noise(width: size.0, height: size.1, bands: 3, seed: 7), to: folder, name: "m", settings: Self.settings)
+        let written = try FileSystem.regularFiles(under: folder).filter { !$0.hasSuffix("vips-properties.xml") }
+        #expect(Set(written.map { "document/" + $0 }) == Set(stream.paths))
+        for (path, data) in handed {
+            #expect(try Data(contentsOf: folder.appendingPathComponent(String(path.dropFirst("document/".count)))) == data, "\(path)")
+        }
+    }
+
+    /// The layout's order is a row at a time, the smaller levels' rows as the
+    /// full-size rows they need are done, the descriptor last.
+    @Test func theOrderFollowsTheRows() {
+        let layout = PyramidLayout(name: "m", kind: .deepZoom, width: 300, height: 200, tileSize: 100, overlap: 1, tileFormat: "jpeg")
+        let paths = DocumentInput.pyramidPaths(layout)
+        #expect(paths.last == "document/m.dzi")
+        #expect(Array(paths.prefix(4)) == ["document/m_files/9/0_0.jpeg", "document/m_files/9/1_0.jpeg", "document/m_files/9/2_0.jpeg",
+                                           "document/m_files/9/0_1.jpeg"])
+        #expect(Set(paths).count == paths.count)
+        #expect(paths.firstIndex(of: "document/m_files/8/0_0.jpeg")! > paths.firstIndex(of: "document/m_files/9/2_1.jpeg")!)
+    }
+
+    /// The archive writer failing (a full disk) ends the tiling with its
+    /// error, and dzsave, blocked on a full pipe, is stopped, not left
+    /// waiting for ever.
+    @Test func aConsumerThatFailsStopsTheTiling() throws {
+        ProcessSetUp.done
+        struct DiskFull: Error {}
+        let stream = Self.stream(width: 4000, height: 3000)
+        var count = 0
+        #expect(throws: DiskFull.self) {
+            try stream.make { _, _ in
+                count += 1
+                if count == 3 { throw DiskFull() }
+            }
+        }
+        #expect(count == 3)
+    }
+
+    /// A master libvips cannot decode part-way is named, with libvips's words.
+    @Test func aTilingThatFailsIsNamed() throws {
+        ProcessSetUp.done
+        let layout = PyramidLayout(name: "m", kind: .deepZoom, width: 500, height: 500, tileSize: 64, overlap: 1, tileFormat: "jpeg")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-stream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = folder.appendingPathComponent("m.png")
+        var bytes = try Image.noise(width: 500, height: 500, bands: 3, seed: 1).pngData()
+        bytes = bytes.prefix(bytes.count / 2)
+        try bytes.write(to: png)
+        let stream = PyramidStream(paths: DocumentInput.pyramidPaths(layout), folder: "document/", name: "m", settings: Self.settings,
+                                   master: { try Image(contentsOf: png.path, sequential: true) },
+                                   progress: { _, _ in }, describe: { FileError(path: "m.png", message: $0) })
+        let error = #expect(throws: FileError.self) { try stream.make { _, _ in } }
+        #expect(error?.path == "m.png")
+        #expect(error?.message.hasPrefix("cannot make the tile pyramid") == true, "\(String(describing: error))")
+    }
+}
