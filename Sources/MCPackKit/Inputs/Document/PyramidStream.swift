@@ -57,18 +57,23 @@ struct PyramidStream: PayloadStream, @unchecked Sendable {
         // dzsave's own workers do the tiling; this thread only waits on them.
         thread.stackSize = 1 << 20
         thread.start()
+        // dzsave must reach its end whatever the reader does: a writer left
+        // blocked on a full pipe would never return. The reader stops at the
+        // zip's central directory (1.5 MB for 17,000 tiles, far more than a
+        // pipe holds), so what follows is read and dropped.
+        func drain() {
+            while let chunk = try? pipe.fileHandleForReading.read(upToCount: 1 << 16), !chunk.isEmpty {}
+            finished.wait()
+        }
         do {
             try read(pipe.fileHandleForReading, body)
         } catch {
-            // Stop dzsave and let it reach its end: a writer left blocked on
-            // a full pipe would never return.
             TilePyramid.stop(image)
-            while let chunk = try? pipe.fileHandleForReading.read(upToCount: 1 << 16), !chunk.isEmpty {}
-            finished.wait()
+            drain()
             if let consumer = error as? Consumer { throw consumer.error }
             throw describe("cannot make the tile pyramid: \(outcome.error ?? error)")
         }
-        finished.wait()
+        drain()
         if let error = outcome.error { throw describe("cannot make the tile pyramid: \(error)") }
     }
 
