@@ -236,10 +236,11 @@ enum DocumentInput: BundleInput {
     /// Every file of the pyramid `layout` describes, relative to data/: the
     /// descriptor and each tile (and for IIIF, each full image it lists), in
     /// the order the archive holds them. A Deep Zoom pyramid's is the order
-    /// dzsave makes them in, near enough that a stream of them holds only a
-    /// row or two back (`PyramidStream`): by the lowest full-size pixel row
-    /// a tile row needs, the finer level first where they tie, each row's
-    /// tiles left to right, the descriptor last. A IIIF one's is byte order.
+    /// dzsave makes them in, row by row (a stream of them holds back only
+    /// the tiles of a row that dzsave's workers finish out of turn,
+    /// `PyramidStream`): by the full-size row whose saving sets each row
+    /// off, the finer level first where they tie, each row's tiles left to
+    /// right, the descriptor last. A IIIF one's is byte order.
     static func pyramidPaths(_ layout: PyramidLayout) -> [String] {
         if layout.kind == .iiif3 {
             let iiif = IIIFLayout(width: layout.width, height: layout.height, tileSize: layout.tileSize, ext: layout.tileExtension)
@@ -250,12 +251,18 @@ enum DocumentInput: BundleInput {
             return paths.sorted { $0.precedesInByteOrder($1) }
         }
         let geometry = layout.geometry
+        // dzsave saves a level's tile row once the row of the level above
+        // holding the last pixel it needs (overlap included) is saved: the
+        // full-size row that sets that chain off is when it is made.
+        func trigger(_ level: Int, _ row: Int) -> Int {
+            guard level < geometry.maxLevel else { return row }
+            let above = geometry.size(ofLevel: level + 1).height
+            let last = min(above, 2 * ((row + 1) * geometry.tileSize + geometry.overlap)) - 1
+            return trigger(level + 1, min(geometry.tiles(ofLevel: level + 1).rows - 1, last / geometry.tileSize))
+        }
         var rows: [(bottom: Int, level: Int, row: Int)] = []
         for level in 0...geometry.maxLevel {
-            let shift = geometry.maxLevel - level
-            for row in 0..<geometry.tiles(ofLevel: level).rows {
-                rows.append((min(geometry.height, ((row + 1) * geometry.tileSize + geometry.overlap) << shift), level, row))
-            }
+            for row in 0..<geometry.tiles(ofLevel: level).rows { rows.append((trigger(level, row), level, row)) }
         }
         rows.sort { a, b in a.bottom != b.bottom ? a.bottom < b.bottom : a.level != b.level ? a.level > b.level : a.row < b.row }
         var paths: [String] = []
