@@ -66,13 +66,14 @@ let package = Package(
         // zstd) read and written, a zip's central directory, a gzip trailer.
         .target(name: "Archiving", dependencies: ["CArchive", "CZlib", "FileIO"]),
 
-        // The Swift face of OpenSSL: the BagIt digests (md5, sha1, sha256, sha512).
+        // The Swift face of OpenSSL's digests: the BagIt ones (md5, sha1, sha256,
+        // sha512) and those signature formats prehash with (BLAKE2b-512, SHA-2).
         .target(name: "Hashing", dependencies: ["COpenSSL"]),
 
-        // The Swift face of OpenSSL's signatures: Ed25519, the BLAKE2b and
-        // SHA-2 digests signature formats prehash with, scrypt for an
-        // encrypted minisign key.
-        .target(name: "Signing", dependencies: ["COpenSSL"]),
+        // The Swift face of OpenSSL's signatures: Ed25519 and scrypt for an
+        // encrypted minisign key. The digests signature formats prehash with
+        // (BLAKE2b, SHA-2) are Hashing's, as are OpenSSL's error words.
+        .target(name: "Signing", dependencies: ["COpenSSL", "Hashing"]),
 
         // The templates under Templates/, compiled into the binary (so it
         // needs nothing beside it): the EmbedTemplates plugin turns every

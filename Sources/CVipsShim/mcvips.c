@@ -164,39 +164,29 @@ static int dzsave(VipsImage *in, const char *base, int fd, int tile_size, int ov
             vips_concurrency_set(workers + 1);
     }
     g_mutex_unlock(&lock);
-    int result;
+    /* The same pyramid either way: only where it goes differs. */
+#define MCVIPS_DZ_OPTIONS \
+        "layout", iiif3 ? VIPS_FOREIGN_DZ_LAYOUT_IIIF3 : VIPS_FOREIGN_DZ_LAYOUT_DZ, \
+        "tile_size", tile_size, \
+        "overlap", overlap, \
+        "depth", VIPS_FOREIGN_DZ_DEPTH_ONEPIXEL, \
+        "suffix", suffix, \
+        "id", id ? id : "https://example.org/iiif", \
+        "strip", TRUE
+    int result = -1;
     if (fd < 0) {
-        result = vips_dzsave(in, base,
-            "layout", iiif3 ? VIPS_FOREIGN_DZ_LAYOUT_IIIF3 : VIPS_FOREIGN_DZ_LAYOUT_DZ,
-            "tile_size", tile_size,
-            "overlap", overlap,
-            "depth", VIPS_FOREIGN_DZ_DEPTH_ONEPIXEL,
-            "suffix", suffix,
-            "id", id ? id : "https://example.org/iiif",
-            "strip", TRUE,
-            NULL);
+        result = vips_dzsave(in, base, MCVIPS_DZ_OPTIONS, NULL);
     } else {
         VipsTarget *target = vips_target_new_to_descriptor(fd);
-        if (!target) {
-            result = -1;
-        } else {
-            result = vips_dzsave_target(in, target,
-                "basename", base,
-                "container", VIPS_FOREIGN_DZ_CONTAINER_ZIP,
-                "compression", 0,
-                "layout", iiif3 ? VIPS_FOREIGN_DZ_LAYOUT_IIIF3 : VIPS_FOREIGN_DZ_LAYOUT_DZ,
-                "tile_size", tile_size,
-                "overlap", overlap,
-                "depth", VIPS_FOREIGN_DZ_DEPTH_ONEPIXEL,
-                "suffix", suffix,
-                "id", id ? id : "https://example.org/iiif",
-                "strip", TRUE,
-                NULL);
+        if (target) {
+            result = vips_dzsave_target(in, target, "basename", base, "container", VIPS_FOREIGN_DZ_CONTAINER_ZIP,
+                                        "compression", 0, MCVIPS_DZ_OPTIONS, NULL);
             /* The target holds its own copy of the descriptor: the reader
              * sees the zip end only once it is closed, here. */
             g_object_unref(target);
         }
     }
+#undef MCVIPS_DZ_OPTIONS
     g_mutex_lock(&lock);
     if (--running == 0)
         vips_concurrency_set(workers);

@@ -28,6 +28,12 @@ public enum DigestAlgorithm: String, CaseIterable, Sendable, Comparable {
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
 
+/// The digests signature formats prehash with, by OpenSSL's names:
+/// BLAKE2b-512 (minisign), SHA-512 and SHA-256 (SSHSIG).
+public enum PrehashAlgorithm: String, Sendable {
+    case blake2b512 = "BLAKE2B-512", sha512 = "SHA512", sha256 = "SHA256"
+}
+
 /// Each algorithm fetched from OpenSSL once per process: given the legacy
 /// EVP_sha256() handle, OpenSSL 3 looks the implementation up again on every
 /// init, 17,000 times over a large bag. Kept for the life of the process.
@@ -53,11 +59,22 @@ public final class Digest {
 
     /// A hasher for `algorithm`; throws when this OpenSSL cannot provide it
     /// (MD5 and SHA-1 under a FIPS-only configuration, say).
-    public init(_ algorithm: DigestAlgorithm) throws(DigestError) {
-        guard let context = EVP_MD_CTX_new() else { throw DigestError(algorithm: algorithm, message: "out of memory") }
-        guard EVP_DigestInit_ex(context, algorithm.evp, nil) == 1 else {
+    public convenience init(_ algorithm: DigestAlgorithm) throws(DigestError) {
+        try self.init(algorithm.evp, name: algorithm.rawValue)
+    }
+
+    /// A hasher for a digest a signature format prehashes with.
+    public convenience init(_ algorithm: PrehashAlgorithm) throws(DigestError) {
+        let md = EVP_MD_fetch(nil, algorithm.rawValue, nil)
+        defer { EVP_MD_free(md) }
+        try self.init(md, name: algorithm.rawValue)
+    }
+
+    private init(_ md: OpaquePointer?, name: String) throws(DigestError) {
+        guard let context = EVP_MD_CTX_new() else { throw DigestError(algorithm: name, message: "out of memory") }
+        guard let md, EVP_DigestInit_ex(context, md, nil) == 1 else {
             EVP_MD_CTX_free(context)
-            throw DigestError(algorithm: algorithm, message: openSSLErrorText())
+            throw DigestError(algorithm: name, message: openSSLErrorText())
         }
         self.context = context
     }
@@ -65,7 +82,7 @@ public final class Digest {
     /// A SHA-256 hasher. Every bag mcpack writes or reads rests on SHA-256,
     /// so an OpenSSL without it is a broken installation: that stops here.
     public convenience init() {
-        try! self.init(.sha256)
+        try! self.init(DigestAlgorithm.sha256)
     }
 
     deinit { EVP_MD_CTX_free(context) }
@@ -82,10 +99,52 @@ public final class Digest {
 
     /// The digest as lower-case hex; the hasher is spent afterwards.
     public func finish() -> String {
+        Self.hexString(finishBytes())
+    }
+
+    /// The digest's bytes; the hasher is spent afterwards.
+    public func finishBytes() -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
-        return Self.hexString(digest.prefix(Int(length)))
+        return Array(digest.prefix(Int(length)))
+    }
+
+    public func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }
+
+    /// The bytes of `algorithm`'s digest of `bytes`.
+    public static func bytes(of bytes: [UInt8], _ algorithm: PrehashAlgorithm) throws(DigestError) -> [UInt8] {
+        let hasher = try Digest(algorithm)
+        hasher.update(bytes)
+        return hasher.finishBytes()
+    }
+
+    /// BLAKE2b with a 32-byte output (a different function from BLAKE2b-512
+    /// cut short: the length is in its parameter block), what minisign
+    /// checksums a secret key with. OpenSSL offers it from 3.2 on, as the
+    /// BLAKE2B-512 digest's "size" parameter; nil on an OpenSSL that
+    /// ignores or refuses the parameter (3.0 and 3.1), which the caller
+    /// must then do without.
+    public static func blake2b256(_ bytes: [UInt8]) -> [UInt8]? {
+        guard let context = EVP_MD_CTX_new() else { return nil }
+        defer { EVP_MD_CTX_free(context) }
+        let md = EVP_MD_fetch(nil, PrehashAlgorithm.blake2b512.rawValue, nil)
+        defer { EVP_MD_free(md) }
+        guard let md else { ERR_clear_error(); return nil }
+        var size = 32
+        let ok: Bool = withUnsafeMutablePointer(to: &size) { pointer in
+            var params = [
+                OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, pointer),
+                OSSL_PARAM_construct_end(),
+            ]
+            return EVP_DigestInit_ex2(context, md, &params) == 1
+        }
+        guard ok else { ERR_clear_error(); return nil }
+        EVP_DigestUpdate(context, bytes, bytes.count)
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        guard EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else { ERR_clear_error(); return nil }
+        return Array(digest.prefix(32))
     }
 
     /// Lower-case hex. (String(format:) per byte cost a third of a rebuild's
@@ -110,15 +169,17 @@ public final class Digest {
 
 /// OpenSSL could not start a digest.
 public struct DigestError: Error, Sendable, CustomStringConvertible {
-    public let algorithm: DigestAlgorithm
+    /// As its manifests or OpenSSL name it: `sha256`, `BLAKE2B-512`.
+    public let algorithm: String
     public let message: String
 
-    public var description: String { "OpenSSL cannot compute \(algorithm.rawValue): \(message)" }
+    public var description: String { "OpenSSL cannot compute \(algorithm): \(message)" }
 }
 
 /// The oldest error on this thread's OpenSSL error queue, as text; the
-/// queue is emptied, so the next failure is not blamed on this one.
-private func openSSLErrorText() -> String {
+/// queue is emptied, so the next failure is not blamed on this one. For
+/// Signing too, the other face of OpenSSL.
+package func openSSLErrorText() -> String {
     let code = ERR_get_error()
     ERR_clear_error()
     guard code != 0 else { return "unknown OpenSSL error" }

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import Hashing
 
 /// An Ed25519 key pair from its 32-byte seed, through OpenSSL's EVP_PKEY.
 /// Signing is one-shot (RFC 8032 pure Ed25519 has no streaming form): the
@@ -77,13 +78,3 @@ public struct SigningError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The oldest error on this thread's OpenSSL error queue, as text; the
-/// queue is emptied, so the next failure is not blamed on this one.
-func openSSLErrorText() -> String {
-    let code = ERR_get_error()
-    ERR_clear_error()
-    guard code != 0 else { return "unknown OpenSSL error" }
-    var text = [CChar](repeating: 0, count: 256)
-    ERR_error_string_n(code, &text, text.count)
-    return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}

@@ -112,9 +112,9 @@ struct ArchiveDigests {
     var sha256: String
     var other: [UInt8]
 
-    init(_ path: String, _ algorithm: SignatureDigest.Algorithm) throws {
+    init(_ path: String, _ algorithm: PrehashAlgorithm) throws {
         let sha = Digest()
-        let other = try SignatureDigest(algorithm)
+        let other = try Digest(algorithm)
         do {
             _ = try FileChunks.read(path) { chunk in
                 sha.update(chunk)
@@ -124,6 +124,6 @@ struct ArchiveDigests {
             throw FileError(path: path, message: "cannot read the archive: \(error)")
         }
         sha256 = sha.finish()
-        self.other = other.finish()
+        self.other = other.finishBytes()
     }
 }

@@ -1,5 +1,6 @@
 import FileIO
 import Foundation
+import Hashing
 import Signing
 
 /// minisign's files (https://jedisct1.github.io/minisign/): a secret key
@@ -81,7 +82,7 @@ enum Minisign {
         // with a 32-byte output over the algorithm, key ID and secret key.
         // An unencrypted key from `minisign -G -W` leaves it zero.
         if checksum != [UInt8](repeating: 0, count: 32),
-           let computed = SignatureDigest.blake2b256(keyAlgorithm + keyID + Array(secret[8..<72])), computed != checksum {
+           let computed = Digest.blake2b256(keyAlgorithm + keyID + Array(secret[8..<72])), computed != checksum {
             throw FileError(path: file, message: "the key's checksum does not match: the key is damaged")
         }
         return SecretKey(keyID: keyID, key: key)

@@ -1,5 +1,6 @@
 import FileIO
 import Foundation
+import Hashing
 import Signing
 
 /// OpenSSH's files for signing (PROTOCOL.key, PROTOCOL.sshsig): an
@@ -257,7 +258,7 @@ enum SSHWire {
     /// `SHA256:` and the unpadded base64 of the key blob's SHA-256, as
     /// ssh-keygen -l prints it.
     static func fingerprint(_ blob: [UInt8]) -> String {
-        let digest = (try? SignatureDigest.of(blob, .sha256)) ?? []
+        let digest = (try? Digest.bytes(of: blob, .sha256)) ?? []
         return "SHA256:" + Data(digest).base64EncodedString().replacingOccurrences(of: "=", with: "")
     }
 

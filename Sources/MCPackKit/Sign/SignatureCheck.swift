@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 import FileIO
 import Signing
 
@@ -75,20 +76,24 @@ public enum SignatureCheck {
         return (argument, "--public-key")
     }
 
-    static func checkMinisign(archive: String, key: Minisign.PublicKey) -> SignatureReport {
-        let path = archive + ".minisig"
-        var report = SignatureReport(file: path, format: "minisign", checked: true, valid: false)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            report.problem = "no signature: \((path as NSString).lastPathComponent) is missing"
-            return report
+    /// The signature file `report` names, read by `read`; nil, with the
+    /// report saying why, when it is missing or damaged.
+    private static func readSignature<S>(_ report: inout SignatureReport, _ read: (Data, String) throws -> S) -> S? {
+        guard let data = FileManager.default.contents(atPath: report.file) else {
+            report.problem = "no signature: \((report.file as NSString).lastPathComponent) is missing"
+            return nil
         }
-        let signature: Minisign.Signature
         do {
-            signature = try Minisign.readSignature(data, file: path)
+            return try read(data, report.file)
         } catch {
             report.problem = "damaged signature: \((error as? FileError)?.message ?? "\(error)")"
-            return report
+            return nil
         }
+    }
+
+    static func checkMinisign(archive: String, key: Minisign.PublicKey) -> SignatureReport {
+        var report = SignatureReport(file: archive + ".minisig", format: "minisign", checked: true, valid: false)
+        guard let signature = readSignature(&report, Minisign.readSignature) else { return report }
         report.trustedComment = signature.trustedComment
         guard signature.algorithm == Minisign.prehashed else {
             report.problem = signature.algorithm == Minisign.keyAlgorithm
@@ -123,19 +128,8 @@ public enum SignatureCheck {
     /// `keys`: those allowed to have signed (one identity may have several);
     /// the one whose key made the signature is checked.
     static func checkSSH(archive: String, keys: [SSHSignature.PublicKey]) -> SignatureReport {
-        let path = archive + ".sig"
-        var report = SignatureReport(file: path, format: "sshsig", checked: true, valid: false)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            report.problem = "no signature: \((path as NSString).lastPathComponent) is missing"
-            return report
-        }
-        let signature: SSHSignature.Signature
-        do {
-            signature = try SSHSignature.readSignature(data, file: path)
-        } catch {
-            report.problem = "damaged signature: \((error as? FileError)?.message ?? "\(error)")"
-            return report
-        }
+        var report = SignatureReport(file: archive + ".sig", format: "sshsig", checked: true, valid: false)
+        guard let signature = readSignature(&report, SSHSignature.readSignature) else { return report }
         guard let key = keys.first(where: { $0.blob == signature.publicBlob }) else {
             report.problem = "signed with another key: \(SSHWire.fingerprint(signature.publicBlob)), not \(keys.map(\.fingerprint).joined(separator: " or "))"
             return report
@@ -148,7 +142,7 @@ public enum SignatureCheck {
             report.problem = "damaged signature: a \(signature.keyType) signature from an Ed25519 key"
             return report
         }
-        let algorithm: SignatureDigest.Algorithm
+        let algorithm: PrehashAlgorithm
         switch signature.hashAlgorithm {
         case "sha512": algorithm = .sha512
         case "sha256": algorithm = .sha256
