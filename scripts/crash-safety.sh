@@ -219,7 +219,8 @@ build() {
 
 # --- phases: what a build has made, read from its files --------------------
 
-kinds="tiles icons launch"
+# The tiles are no cache entry: a cold build writes them into the archive.
+kinds="icons launch"
 # watch DIR LOG: runs a build in DIR to completion, polling every 50 ms for
 # when each cache entry's temporary folder and final entry, the temporary
 # archive, its final size, the archive and its .sha256 appear. Sets
@@ -267,7 +268,7 @@ OutputMarker=".partial-"
 
 timeline() { # the ev[] of the last watch, as one line
   local e parts=()
-  for e in tiles_tmp tiles_done icons_tmp icons_done launch_tmp launch_done arch_tmp arch_full arch_final sha_final exit; do
+  for e in icons_tmp icons_done launch_tmp launch_done arch_tmp arch_full arch_final sha_final exit; do
     if [ -n "${ev[$e]:-}" ]; then parts+=("$e $(secs "${ev[$e]}")"); fi
   done
   local IFS=,
@@ -300,18 +301,16 @@ doing() {
     if [ "$sz" -ge "$ref_bytes" ]; then
       echo "archive fully written ($sz bytes): fsync, read-back check or rename"
     else
-      awk -v s="$sz" -v t="$ref_bytes" 'BEGIN { printf "writing the archive: %.1f of %.1f MB (%.0f%%)\n", s / 1048576, t / 1048576, 100 * s / t }'
+      awk -v s="$sz" -v t="$ref_bytes" 'BEGIN { printf "writing the archive (the tiles go in as made): %.1f of %.1f MB (%.0f%%)\n", s / 1048576, t / 1048576, 100 * s / t }'
     fi
     return
   fi
-  for k in launch icons tiles; do
+  for k in launch icons; do
     tmpdir=$(first "$dir/.mcpack-cache/$k/.*$OutputMarker$pid" || true)
     if [ -n "$tmpdir" ]; then
       n=$(find "$tmpdir/files" -type f 2>/dev/null | wc -l)
       if [ -e "$tmpdir/index.json" ]; then
         echo "$k entry made and indexed ($n files), not yet renamed"
-      elif [ "$k" = tiles ]; then
-        awk -v n="$n" -v t="$ref_tiles" 'BEGIN { printf "tiling: %d of %d tiles written (%.0f%%)%s\n", n, t, 100 * n / t, (n >= t ? ", hashing them" : "") }'
       else
         echo "making the $k entry ($n files so far)"
       fi
@@ -323,7 +322,7 @@ doing() {
     case "$made" in
       *launch*) echo "after the launch entry: bag assembly, before the archive" ;;
       *icons*) echo "between the icons and the launch entry (reusing or checking launch)" ;;
-      *) echo "after tiling: icons, categories (icons entry not started)" ;;
+      *) echo "after the icons entry, before the launch entry" ;;
     esac
     return
   fi
@@ -386,7 +385,7 @@ ref_sha=$(sha_of "$refout/$archive_b")
 ref_bytes=$(size_of "$refout/$archive_b")
 ref_sum="$ref_sha  $archive_b"
 [ "$(cat "$refout/$archive_b.sha256")" = "$ref_sum" ] || die "the reference .sha256 does not hold '$ref_sum'"
-ref_tiles=$(find "$ref/.mcpack-cache/tiles" -mindepth 3 -type f ! -name '*.dzi' | wc -l)
+ref_tiles=$(python3 -c 'import sys, zipfile; print(sum("_files/" in n for n in zipfile.ZipFile(sys.argv[1]).namelist()))' "$refout/$archive_b")
 rc=0; "$bin" verify "$refout/$archive_b" >"$logs/ref-verify.out" 2>&1 || rc=$?
 [ "$rc" = 0 ] || { cat "$logs/ref-verify.out" >&2; die "the reference archive does not pass mcpack verify (exit $rc)"; }
 [ "$ref_sha" != "$a_sha" ] || die "A and B have the same bytes; the version bump did not reach the archive"

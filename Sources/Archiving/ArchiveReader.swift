@@ -70,6 +70,24 @@ public final class ArchiveReader {
         guard archive_read_open_fd(archive, fd, 1 << 16) == ARCHIVE_OK else { throw failure() }
     }
 
+    /// Reads a zip's entries from the local header at `offset` on, front
+    /// to back, up to its central directory: the last few entries of a
+    /// large zip (where a bag's tag files are) without walking the others.
+    /// The offset comes from `ZipDirectory`.
+    public convenience init(zipPath: String, from offset: UInt64) throws {
+        guard let handle = FileHandle(forReadingAtPath: zipPath) else { throw FileError(path: zipPath, message: "cannot open the file") }
+        do {
+            try handle.seek(toOffset: offset)
+        } catch {
+            throw FileError(path: zipPath, message: "cannot seek to byte \(offset)")
+        }
+        try self.init(streamingZipFrom: handle.fileDescriptor, name: zipPath)
+        self.handle = handle
+    }
+
+    /// The file a reader from an offset reads, closed with it.
+    private var handle: FileHandle?
+
     deinit {
         archive_read_free(archive)
         buffer.deallocate()

@@ -39,11 +39,15 @@ public struct PayloadFile: Sendable {
         self.source = source
         self.known = known
         self.order = order
-        let ext = (path as NSString).pathExtension.lowercased()
-        self.compress = compress ?? !["png", "jpg", "jpeg", "webp", "gif", "zip", "gz", "zst"].contains(ext)
+        self.compress = compress ?? Self.compressedByDefault(path)
     }
 
     public init(path: String, bytes: Data) { self.init(path: path, source: .bytes(bytes)) }
+
+    /// Text is deflated; pictures and archives, compressed already, are stored.
+    static func compressedByDefault(_ path: String) -> Bool {
+        !["png", "jpg", "jpeg", "webp", "gif", "zip", "gz", "zst"].contains((path as NSString).pathExtension.lowercased())
+    }
 }
 
 /// Files an input makes only while the archive is written, each handed
@@ -97,15 +101,16 @@ struct Bag {
     static func assemble(top: String, payload files: [PayloadFile], streams: [any PayloadStream] = [], late: Late? = nil,
                          info: [(String, String)], tags otherTags: [(String, Data)] = []) throws -> Bag {
         var payload = try ordered(hashAll(files))
-        var deferred = late
-        if streams.isEmpty, let late {
-            payload += try hashAll(late(payload.map { (String($0.path.dropFirst("data/".count)), $0.size) })).map(\.0)
-                .sorted { $0.path.precedesInByteOrder($1.path) }
-            deferred = nil
-        }
-        let bag = Bag(top: top, payload: payload, streams: streams, late: deferred, info: info, otherTags: otherTags)
+        if streams.isEmpty, let late { payload += try lateEntries(late, after: payload) }
         try checkUnique(payload.map(\.path) + streams.flatMap { $0.paths.map { "data/" + $0 } })
-        return bag
+        return Bag(top: top, payload: payload, streams: streams, late: streams.isEmpty ? nil : late, info: info, otherTags: otherTags,
+                   knownTags: streams.isEmpty ? tagFiles(payload: payload, info: info, otherTags: otherTags) : nil)
+    }
+
+    /// The files `late` makes once `entries` are known, in byte order.
+    static func lateEntries(_ late: Late, after entries: [Entry]) throws -> [Entry] {
+        try hashAll(late(entries.map { (String($0.path.dropFirst("data/".count)), $0.size) })).map(\.0)
+            .sorted { $0.path.precedesInByteOrder($1.path) }
     }
 
     /// The files of no order in byte order, then the ordered ones in theirs.
@@ -122,11 +127,9 @@ struct Bag {
         }
     }
 
-    /// The whole bag is known before it is written: its tag files can be
-    /// compared with an archive's before anything is written.
-    var tagFiles: [(path: String, data: Data)]? {
-        streams.isEmpty ? Self.tagFiles(payload: payload, info: info, otherTags: otherTags) : nil
-    }
+    /// With no streams the whole bag is known before it is written: its tag
+    /// files, compared with an archive's before anything is written.
+    let knownTags: [(path: String, data: Data)]?
 
     /// bagit.txt, bag-info.txt, the other tag files, the payload manifest
     /// and the tag manifest, for `payload` in its archive order.

@@ -40,6 +40,14 @@ extension Bag {
         let changed = LockedArray<String?>(repeating: nil, count: 1)
         let damaged = LockedArray<(String, String)?>(repeating: nil, count: 1)
         let copying = ArchiveCopies()
+        func throwIfChanged() throws {
+            if let path = changed[0] {
+                throw SourceFileChanged(path: path, reason: "does not hold the bytes recorded")
+            }
+            if let (archive, path) = damaged[0] {
+                throw PreviousArchive.Damaged(archive: archive, entry: path, reason: "does not hold the bytes its manifest names")
+            }
+        }
         func add(_ entry: Entry) throws {
             let entryPath = "\(top)/\(entry.path)"
             switch entry.source {
@@ -88,13 +96,19 @@ extension Bag {
             }
         }
         for entry in payload { try add(entry) }
+        // A copied file found changed or damaged stops the write before the
+        // tiles are made, not after: the retry then costs no tiling.
+        if !streams.isEmpty {
+            hashing.drain()
+            try throwIfChanged()
+        }
         var written = payload
         for stream in streams {
             let first = written.count
             let hashes = LockedArray<String>(repeating: "", count: stream.paths.count)
             try stream.make { path, data in
                 let index = written.count - first
-                let compress = PayloadFile(path: path, source: .streamed).compress
+                let compress = PayloadFile.compressedByDefault(path)
                 try writer.add(path: "\(top)/data/\(path)", data: data, mtime: mtime, compress: compress)
                 let hasher = Digest()
                 hashing.update(hasher, with: data)
@@ -105,14 +119,13 @@ extension Bag {
             for (offset, hex) in hashes.values.enumerated() { written[first + offset].sha256 = hex }
         }
         if let late {
-            let files = try Self.hashAll(late(written.map { (String($0.path.dropFirst("data/".count)), $0.size) })).map(\.0)
-                .sorted { $0.path.precedesInByteOrder($1.path) }
+            let files = try Self.lateEntries(late, after: written)
             try Self.checkUnique(written.map(\.path) + files.map(\.path))
             for entry in files { try add(entry) }
             written += files
         }
         hashing.drain()
-        let tags = Self.tagFiles(payload: written, info: info, otherTags: otherTags)
+        let tags = knownTags ?? Self.tagFiles(payload: written, info: info, otherTags: otherTags)
         for tag in tags {
             // Payload manifests are stored, not deflated: diff and verify
             // read them whole, and inflating two of 1.8 MB was a sixth of a
@@ -121,12 +134,7 @@ extension Bag {
         }
         let bytes = try writer.finish()
         hashing.drain()
-        if let path = changed[0] {
-            throw SourceFileChanged(path: path, reason: "does not hold the bytes recorded")
-        }
-        if let (archive, path) = damaged[0] {
-            throw PreviousArchive.Damaged(archive: archive, entry: path, reason: "does not hold the bytes its manifest names")
-        }
+        try throwIfChanged()
         return WrittenBag(top: top, payload: written, tagFiles: tags, sha256: archiveHasher.finish(), bytes: bytes)
     }
 }

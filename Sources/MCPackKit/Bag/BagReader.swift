@@ -475,12 +475,54 @@ final class BagReader {
         }
     }
 
-    /// True for a gzip file (a .tar.gz), whatever its name.
+    /// Those of the files `paths` (inside the bag) a zip holds, each read
+    /// from its own local header, found through the central directory: a
+    /// few files of a zip of 17,000 tiles (its tag files, at the end, or
+    /// bundle.json) without walking the entries before them. Files larger
+    /// than `Keep.wholeLimit` are left out, as a whole read leaves them.
+    /// nil when the file is not a zip mcpack can read so (not a zip, more
+    /// than one top folder, a name twice, an entry that does not read as
+    /// the directory says): the caller then reads the archive as usual,
+    /// which says what is wrong. `directory`: the zip's central directory,
+    /// when the caller has read it already.
+    static func zipFiles(_ path: String, _ paths: Set<String>, directory: [ZipDirectory.Entry]? = nil) -> (top: String, files: [String: Data])? {
+        guard let directory = directory ?? (isZip(path) ? ZipDirectory.entries(of: path) : nil) else { return nil }
+        var tops = Set<String>()
+        var offsets: [String: UInt64] = [:]
+        for entry in directory {
+            guard let name = String(validating: entry.name, as: UTF8.self), let slash = name.firstIndex(of: "/") else { return nil }
+            tops.insert(String(name[..<slash]))
+            let inside = String(name[name.index(after: slash)...])
+            if paths.contains(inside) {
+                guard offsets.updateValue(entry.localHeader, forKey: inside) == nil else { return nil }
+                if entry.size > UInt64(Keep.wholeLimit) { offsets[inside] = nil }
+            }
+        }
+        guard tops.count == 1, let top = tops.first else { return nil }
+        var files: [String: Data] = [:]
+        for (inside, offset) in offsets {
+            guard let reader = try? ArchiveReader(zipPath: path, from: offset), let entry = try? reader.next(),
+                  entry.path == top + "/" + inside, entry.isRegular else { return nil }
+            var data = Data()
+            do {
+                try reader.readData { chunk in
+                    guard data.count + chunk.count <= Keep.wholeLimit else { throw FileError(path: path, message: "\(inside) is larger than its directory entry") }
+                    data.append(contentsOf: chunk)
+                }
+            } catch {
+                return nil
+            }
+            files[inside] = data
+        }
+        return (top, files)
+    }
+
     /// Whether the file starts as a zip does (a local file header).
     static func isZip(_ path: String) -> Bool {
         FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 4) } == Data([0x50, 0x4B, 0x03, 0x04])
     }
 
+    /// True for a gzip file (a .tar.gz), whatever its name.
     static func isGzip(_ path: String) -> Bool {
         FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 2) } == Data([0x1F, 0x8B])
     }

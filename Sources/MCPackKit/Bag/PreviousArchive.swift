@@ -17,17 +17,14 @@ public final class PreviousArchive: @unchecked Sendable {
     }
 
     let path: String
-    /// data/bundle.json's bytes.
-    let bundleJSON: Data
     /// Payload entries under data/, by path inside the bag, of the prefixes
     /// asked for when opened.
     let entries: [String: Entry]
     /// Their paths in the manifest's order, which is the archive's.
     let paths: [String]
 
-    private init(path: String, bundleJSON: Data, entries: [String: Entry], paths: [String]) {
+    private init(path: String, entries: [String: Entry], paths: [String]) {
         self.path = path
-        self.bundleJSON = bundleJSON
         self.entries = entries
         self.paths = paths
     }
@@ -59,10 +56,12 @@ public final class PreviousArchive: @unchecked Sendable {
     /// `expecting`: the exact set of paths under `prefixes` the archive
     /// must hold (a pyramid's every tile): one that holds more or fewer,
     /// even with manifests that agree, is not a source.
-    static func open(_ path: String, prefixes: [String], expecting: Set<String>? = nil, why: (String) -> Void) -> PreviousArchive? {
+    /// `bundleJSON`: its data/bundle.json, when already read.
+    static func open(_ path: String, prefixes: [String], expecting: Set<String>? = nil, bundleJSON: Data? = nil,
+                     why: (String) -> Void) -> PreviousArchive? {
         func owned(_ bagPath: String) -> Bool { prefixes.contains { bagPath.hasPrefix($0) } }
         var manifest: Data?
-        var bundle: Data?
+        var bundle = bundleJSON
         var sizes: [String: Int] = [:]
         // A zip's sizes come from its central directory, without reading
         // 17,000 local headers; each is checked again as its entry is copied.
@@ -81,31 +80,38 @@ public final class PreviousArchive: @unchecked Sendable {
                 }
             }
         }
-        do {
-            let wanted: Set<String>? = directory == nil ? nil : ["manifest-sha256.txt", "data/bundle.json"]
-            let reader = try BagReader(path, only: wanted, refusing: { $0.kind != .caseCollision }) { entry in
-                switch entry.path {
-                case "manifest-sha256.txt", "data/bundle.json": return BagReader.Keep(.whole)
-                default: return .skip
+        // A zip's manifest, among the last entries, is read at its own
+        // local header, not by walking every tile's.
+        if let directory, bundle != nil, let read = BagReader.zipFiles(path, ["manifest-sha256.txt"], directory: directory),
+           let file = read.files["manifest-sha256.txt"] {
+            manifest = file
+        } else {
+            do {
+                let wanted: Set<String>? = directory == nil ? nil : ["manifest-sha256.txt", "data/bundle.json"]
+                let reader = try BagReader(path, only: wanted, refusing: { $0.kind != .caseCollision }) { entry in
+                    switch entry.path {
+                    case "manifest-sha256.txt", "data/bundle.json": return BagReader.Keep(.whole)
+                    default: return .skip
+                    }
                 }
-            }
-            while let file = try reader.next() {
-                if file.damage != nil { throw Damaged(archive: path, entry: file.entry.path, reason: "is damaged") }
-                switch file.entry.path {
-                case "manifest-sha256.txt": manifest = file.data
-                case "data/bundle.json": bundle = file.data
-                case let other where owned(other) && directory == nil:
-                    guard let size = file.entry.size else { throw Damaged(archive: path, entry: other, reason: "has no size") }
-                    sizes[other] = Int(size)
-                default: break
+                while let file = try reader.next() {
+                    if file.damage != nil { throw Damaged(archive: path, entry: file.entry.path, reason: "is damaged") }
+                    switch file.entry.path {
+                    case "manifest-sha256.txt": manifest = file.data
+                    case "data/bundle.json": bundle = file.data
+                    case let other where owned(other) && directory == nil:
+                        guard let size = file.entry.size else { throw Damaged(archive: path, entry: other, reason: "has no size") }
+                        sizes[other] = Int(size)
+                    default: break
+                    }
                 }
+                guard reader.complete, reader.tops.count == 1 else { throw Damaged(archive: path, entry: "", reason: "cannot be read to its end") }
+            } catch {
+                why("cannot be read (\(error))")
+                return nil
             }
-            guard reader.complete, reader.tops.count == 1 else { throw Damaged(archive: path, entry: "", reason: "cannot be read to its end") }
-        } catch {
-            why("cannot be read (\(error))")
-            return nil
         }
-        guard let manifest, let bundle else {
+        guard let manifest, bundle != nil else {
             why("has no \(manifest == nil ? "manifest-sha256.txt" : "data/bundle.json")")
             return nil
         }
@@ -131,7 +137,7 @@ public final class PreviousArchive: @unchecked Sendable {
             why("does not hold exactly the entries its record implies (\(missing) missing, \(extra) more)")
             return nil
         }
-        return PreviousArchive(path: path, bundleJSON: bundle, entries: entries, paths: paths)
+        return PreviousArchive(path: path, entries: entries, paths: paths)
     }
 }
 
@@ -177,7 +183,8 @@ struct PreviousArchives: Sendable {
                 continue
             }
             guard accept(json) else { continue }
-            if let archive = PreviousArchive.open(path, prefixes: prefixes, expecting: expecting, why: { note("\(name) \($0); not copying from it") }) {
+            if let archive = PreviousArchive.open(path, prefixes: prefixes, expecting: expecting, bundleJSON: json,
+                                                  why: { note("\(name) \($0); not copying from it") }) {
                 return archive
             }
         }

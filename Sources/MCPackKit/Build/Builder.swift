@@ -144,7 +144,8 @@ public enum Builder {
         guard let mtime, let needs = BundleTemplateContext.Needs.gather(from: checked.facts) else { throw InputError(sink.all) }
         // One input at a time: making the launch layers beside the tiling
         // took a 34,000 px build past its 256 MB memory budget. An input may
-        // use every core for its own work, as the tiling does.
+        // use every core for its own work. A Deep Zoom pyramid is tiled
+        // last, while the archive is written, after every input is made.
         // Two lanes: the launch screens, made one by one, leave the second
         // core idle (bench/results.md has what the second lane saves).
         let lanes = min(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -215,7 +216,7 @@ public enum Builder {
         // Only a bag known whole before it is written can be the archive
         // already there; one whose tiles are made now (no archive to copy
         // them from) is not.
-        if let tagFiles = bag.tagFiles, let existing = unchangedArchive(finalURL, top: bag.top, tagFiles: tagFiles) {
+        if let tagFiles = bag.knownTags, let existing = unchangedArchive(finalURL, top: bag.top, tagFiles: tagFiles) {
             dropTransient()
             return BuildResult(
                 archive: display(finalURL), sha256: existing.sha256, name: config.name, version: config.version.text,
@@ -223,7 +224,14 @@ public enum Builder {
                 payloadBytes: bag.payload.reduce(0) { $0 + $1.size }, outcome: .unchanged, removedTemporaryFiles: removed, warnings: warnings)
         }
         let output = OutputFile(final: finalURL)
-        let written = try bag.write(to: output.temporary.path, format: config.format, mtime: mtime)
+        let written: WrittenBag
+        do {
+            written = try bag.write(to: output.temporary.path, format: config.format, mtime: mtime)
+        } catch let diagnostic as Diagnostic {
+            // An input that fails while written (the tiling) is reported as
+            // one that fails while made: named, exit 2, nothing written.
+            throw InputError([diagnostic])
+        }
         let (sha256, bytes) = (written.sha256, written.bytes)
         try written.check(archive: output.temporary.path)
         options.hooks.beforeCommit?()
@@ -336,13 +344,18 @@ public enum Builder {
     /// .sha256. Then nothing is written again; otherwise nil, and the build
     /// writes and compares in full.
     static func unchangedArchive(_ url: URL, top: String, tagFiles: [(path: String, data: Data)]) -> (sha256: String, bytes: Int)? {
-        // The tag files end the archive: a zip's are reached through its
-        // central directory, a tar's by reading past the payload.
-        guard let sums = FileManager.default.contents(atPath: url.path + ".sha256"),
-              let reader = try? BagReader(url.path, only: Set(tagFiles.map(\.path)), refusing: { $0.kind != .entryWarning },
-                                          keep: { _ in BagReader.Keep(.whole) }) else { return nil }
-        for tag in tagFiles {
-            guard let file = try? reader.next(), file.entry.name == "\(top)/\(tag.path)", file.data == tag.data else { return nil }
+        // The tag files end the archive: a zip's are read where its central
+        // directory puts them; a tar's by reading past the payload.
+        guard let sums = FileManager.default.contents(atPath: url.path + ".sha256") else { return nil }
+        let names = Set(tagFiles.map(\.path))
+        if let read = BagReader.zipFiles(url.path, names) {
+            guard read.top == top, tagFiles.allSatisfy({ read.files[$0.path] == $0.data }) else { return nil }
+        } else {
+            guard let reader = try? BagReader(url.path, only: names, refusing: { $0.kind != .entryWarning }, keep: { _ in BagReader.Keep(.whole) })
+            else { return nil }
+            for tag in tagFiles {
+                guard let file = try? reader.next(), file.entry.name == "\(top)/\(tag.path)", file.data == tag.data else { return nil }
+            }
         }
         guard let (sha, bytes) = try? Digest.hexOfFile(url.path),
               String(decoding: sums, as: UTF8.self) == "\(sha)  \(url.lastPathComponent)\n" else { return nil }

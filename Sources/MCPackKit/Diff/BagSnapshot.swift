@@ -32,6 +32,8 @@ struct BagSnapshot {
     /// The named files (paths inside the bag) of an archive or bag folder;
     /// everything else is skipped unread.
     static func files(_ wanted: Set<String>, of path: String) throws -> [String: Data] {
+        // A zip's few wanted files are read where its directory puts them.
+        if let read = BagReader.zipFiles(path, wanted) { return read.files }
         let stream = try BagEntryStream(wanted, of: path)
         var files: [String: Data] = [:]
         while let (name, data) = try stream.next() { files[name] = data }

@@ -302,8 +302,6 @@ struct Made<Record> {
     /// archive to copy them from), after `payload`.
     var stream: (any PayloadStream)?
     var record: Record
-    /// True when the work was taken from the cache rather than done.
-    var cached = false
     /// Work-cache entries the payload's files stream from that the new
     /// archive makes redundant: removed once it is in place, so a tile is
     /// kept on disk once, in the archive (which a later build copies from).

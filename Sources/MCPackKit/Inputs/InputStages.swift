@@ -30,7 +30,7 @@ extension BundleInput {
 
     static func runMake(_ plan: any InputPlan, in env: MakeEnvironment) throws -> MadeInput {
         let made = try make(plan as! Plan, in: env)
-        return MadeInput(component: component, payload: made.payload, stream: made.stream, record: made.record, cached: made.cached,
+        return MadeInput(component: component, payload: made.payload, stream: made.stream, record: made.record,
                          transient: made.transient,
                          handover: handoverParts(made.record, files: made.payload.map(\.path) + (made.stream?.paths ?? [])))
     }
@@ -66,7 +66,6 @@ struct MadeInput {
     var payload: [PayloadFile]
     var stream: (any PayloadStream)?
     var record: any Encodable & Sendable
-    var cached: Bool
     var transient: [URL]
     /// Its parts of HANDOVER.md, counted once the payload is written.
     var handover: [HandoverPart] = []

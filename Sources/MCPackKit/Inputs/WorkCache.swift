@@ -4,8 +4,8 @@ import MCPackSchema
 import Hashing
 import Imaging
 
-/// Files made from inputs (icon sizes, launch layers, and a cold build's
-/// tiles until its archive holds them), kept in
+/// Files made from inputs (icon sizes, launch layers, and a cold IIIF
+/// build's tiles until its archive holds them), kept in
 /// `.mcpack-cache/<kind>/<key>/` where the key hashes the input's SHA-256
 /// and every setting that shapes the output. A rebuild with nothing changed
 /// reuses them instead of decoding and encoding again; a tile entry is

@@ -72,8 +72,9 @@ public enum ArchiveSigner {
     /// archive that is not a bag mcpack made is named by its file.
     static func bundleLabel(_ archive: String) throws -> String {
         var info: [String: String] = [:]
-        if let reader = try? BagReader(archive, only: ["bag-info.txt"], keep: { _ in BagReader.Keep(.whole) }),
-           let file = try? reader.next(), let data = file.data {
+        if let data = BagReader.zipFiles(archive, ["bag-info.txt"])?.files["bag-info.txt"]
+            ?? (try? BagReader(archive, only: ["bag-info.txt"], keep: { _ in BagReader.Keep(.whole) }))
+            .flatMap({ try? $0.next() })?.data {
             for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
                 let parts = line.split(separator: ":", maxSplits: 1)
                 if parts.count == 2 { info[String(parts[0])] = parts[1].trimmingCharacters(in: .whitespaces) }

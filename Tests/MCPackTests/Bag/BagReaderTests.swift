@@ -164,6 +164,16 @@ import Testing
         // mcpack's order: the payload in byte order, then the tag files.
         #expect(fromArchive.map(\.entry.path) == bag.payload.map(\.path) + written.tagFiles.map(\.path))
         #expect(fromFolder.map(\.entry.path).sorted() == fromArchive.map(\.entry.path).sorted())
+        // A zip's few wanted files, each read where its central directory
+        // puts it; a tar is left to a full read; a name it lacks is not there.
+        let names = Set(written.tagFiles.map(\.path)).union(["data/b.txt", "fetch.txt"])
+        if format == .zip {
+            let read = try #require(BagReader.zipFiles(archive.path, names))
+            #expect(read.top == "t-1")
+            #expect(read.files == Dictionary(uniqueKeysWithValues: written.tagFiles.map { ($0.path, $0.data) } + [("data/b.txt", Data("bb".utf8))]))
+        } else {
+            #expect(BagReader.zipFiles(archive.path, names) == nil)
+        }
         func summary(_ files: [BagReader.File]) -> [String: String] {
             Dictionary(uniqueKeysWithValues: files.map { ($0.entry.path, "\($0.size) \($0.digests[.sha256]!) \($0.data!.count)") })
         }

@@ -10,7 +10,7 @@ import Testing
             PayloadFile(path: "a 100%.txt", bytes: Data("a".utf8)),
             PayloadFile(path: "B.png", bytes: Data("ccc".utf8)),
         ], info: [("Bundle-Name", "t\nwith newline")])
-        let tagFiles = try #require(bag.tagFiles)
+        let tagFiles = try #require(bag.knownTags)
         #expect(tagFiles.map(\.path) == ["bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt"])
         #expect(bag.payload.map(\.path) == ["data/B.png", "data/a 100%.txt", "data/b.txt"])  // byte order
         let info = String(decoding: tagFiles[1].data, as: UTF8.self)

@@ -142,9 +142,6 @@ enum DocumentInput: BundleInput {
             tileSize: settings.tileSize, overlap: settings.overlap, format: settings.tileFormat,
             quality: settings.quality, layout: settings.layout == "iiif3" ? .iiif3 : .deepZoom)
         let geometry = PyramidGeometry(width: plan.size.width, height: plan.size.height, tileSize: settings.tileSize, overlap: settings.overlap)
-        let key = WorkCache.key([source.sha256, name, "\(pyramid.tileSize)", "\(pyramid.overlap)", pyramid.format,
-                                 "\(pyramid.quality)", pyramid.layout.rawValue, "colour-1", settings.background ?? "-",
-                                 settings.iiifBaseURL.map { "iiif-2 " + $0 } ?? "-"])
         /// The master as it ships: 8-bit sRGB, turned upright, flattened.
         func picture() throws -> (Image, PictureImport.Record) {
             // Turning or flipping needs rows out of order: then libvips reads
@@ -188,23 +185,29 @@ enum DocumentInput: BundleInput {
                     let bagPath = String(path.dropFirst("data/".count))
                     return PayloadFile(path: bagPath, source: .archived(previous, path: path), known: (entry.sha256, entry.bytes), order: order[bagPath])
                 }
-                return Made(payload: payload, record: record(tiles: tileCount(payload.map(\.path)), colour: colour), cached: true)
+                return Made(payload: payload, record: record(tiles: tileCount(payload.map(\.path)), colour: colour))
             }
-            let started = Date()
             let total = geometry.totalTiles
-            let progress: @Sendable (Int, Int) -> Void = { [env] percent, eta in
-                env.report(.tiling(percent: percent, secondsLeft: eta, tiles: total, elapsed: Date().timeIntervalSince(started)))
+            let progress: @Sendable (Int, Int, TimeInterval) -> Void = { [env] percent, eta, elapsed in
+                env.report(.tiling(percent: percent, secondsLeft: eta, tiles: total, elapsed: elapsed))
             }
             if settings.layout != "iiif3" {
-                // Straight from libvips into the archive: written once.
-                let stream = PyramidStream(paths: pyramidPaths, folder: "document/", name: name, settings: pyramid, master: { try picture().0 },
+                // Straight from libvips into the archive: written once. The
+                // master opened above has decoded nothing yet.
+                let stream = PyramidStream(paths: pyramidPaths, folder: "document/", name: name, settings: pyramid, master: { image },
                                            progress: progress, describe: { env.failure(settings.image, $0) })
                 return Made(payload: [], stream: stream, record: record(tiles: tileCount(pyramidPaths), colour: colour))
             }
+            let key = WorkCache.key([source.sha256, name, "\(pyramid.tileSize)", "\(pyramid.overlap)", pyramid.format,
+                                     "\(pyramid.quality)", pyramid.layout.rawValue, "colour-1", settings.background ?? "-",
+                                     settings.iiifBaseURL.map { "iiif-2 " + $0 } ?? "-"])
+            let started = Date()
             // libvips stamps vips-properties.xml with the date of tiling: it must not ship.
             let entry = try env.cache("tiles").entry(key, damage: { env.report(.note($0)) },
                                                      leaveOut: { $0.hasSuffix("vips-properties.xml") }) { folder in
-                try TilePyramid.write(image, to: folder, name: name, settings: pyramid, id: settings.iiifBaseURL, progress: progress)
+                try TilePyramid.write(image, to: folder, name: name, settings: pyramid, id: settings.iiifBaseURL) { percent, eta in
+                    progress(percent, eta, Date().timeIntervalSince(started))
+                }
                 if let base = settings.iiifBaseURL {
                     // The tiling read a sequential master to its end: the
                     // full image needs a second read of it.
@@ -219,7 +222,7 @@ enum DocumentInput: BundleInput {
                 file.order = order[file.path]
                 return file
             }
-            return Made(payload: payload, record: record(tiles: tiles, colour: colour), cached: entry.reused, transient: [entry.folder])
+            return Made(payload: payload, record: record(tiles: tiles, colour: colour), transient: [entry.folder])
         } catch let damaged as PreviousArchive.Damaged {
             throw damaged
         } catch {

@@ -22,7 +22,8 @@ struct PyramidStream: PayloadStream, @unchecked Sendable {
     let settings: PyramidSettings
     /// The master as it ships, opened when the tiles are made.
     let master: () throws -> Image
-    let progress: @Sendable (Int, Int) -> Void
+    /// Percent done, seconds left, seconds since the tiling started.
+    let progress: @Sendable (Int, Int, TimeInterval) -> Void
     /// Names the master in a failure: the project's path of it.
     let describe: (String) -> Error
 
@@ -44,9 +45,12 @@ struct PyramidStream: PayloadStream, @unchecked Sendable {
         let finished = DispatchSemaphore(value: 0)
         let writing = pipe.fileHandleForWriting
         let (name, settings, progress) = (self.name, self.settings, self.progress)
+        let started = Date()
         let thread = Thread {
             do {
-                try TilePyramid.writeZip(image, to: writing.fileDescriptor, name: name, settings: settings, progress: progress)
+                try TilePyramid.writeZip(image, to: writing.fileDescriptor, name: name, settings: settings) { percent, eta in
+                    progress(percent, eta, Date().timeIntervalSince(started))
+                }
             } catch {
                 outcome.error = error
             }
@@ -62,7 +66,16 @@ struct PyramidStream: PayloadStream, @unchecked Sendable {
         // zip's central directory (1.5 MB for 17,000 tiles, far more than a
         // pipe holds), so what follows is read and dropped.
         func drain() {
-            while let chunk = try? pipe.fileHandleForReading.read(upToCount: 1 << 16), !chunk.isEmpty {}
+            // To the writer's close (end of file): a failed read is tried
+            // again, as stopping early would leave dzsave blocked for good.
+            var failures = 0
+            while failures < 1000 {
+                do {
+                    guard let chunk = try pipe.fileHandleForReading.read(upToCount: 1 << 16), !chunk.isEmpty else { break }
+                } catch {
+                    failures += 1
+                }
+            }
             finished.wait()
         }
         do {

@@ -288,7 +288,7 @@ enum IconsInput: BundleInput {
             made.composer = IconComposer.Record(document: composer.folder, sha256: json.source.sha256, layers: composer.layers)
         }
         return Made(payload: entry.payload(under: AssetCatalog.folder + "/") + (plan.composer.map(IconComposer.payload) ?? []),
-                    record: made, cached: entry.reused)
+                    record: made)
     }
 
     static func rgb(_ hex: String) -> (Double, Double, Double) {

@@ -136,7 +136,7 @@ enum LaunchInput: BundleInput {
             textPoints: [points.width, points.height],
             screens: allScreens.map { "\($0.width)x\($0.height)" },
             backgroundPicture: background.picture, textPicture: plan.text.picture)
-        return Made(payload: payload, record: record, cached: entry.reused)
+        return Made(payload: payload, record: record)
     }
 
     private static func layer(_ path: String, env: CheckEnvironment, needsAlpha: Bool) -> Layer? {

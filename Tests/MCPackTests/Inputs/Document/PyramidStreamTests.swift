@@ -16,7 +16,7 @@ import Testing
                                    overlap: settings.overlap, tileFormat: settings.format)
         return PyramidStream(paths: DocumentInput.pyramidPaths(layout), folder: "document/", name: "m", settings: settings,
                              master: { try Image.noise(width: width, height: height, bands: 3, seed: 7) },
-                             progress: { _, _ in }, describe: { FileError(path: "m", message: $0) })
+                             progress: { _, _, _ in }, describe: { FileError(path: "m", message: $0) })
     }
 
     /// (3000, 2000): 2,000 tiles, whose zip directory is more than a pipe
@@ -83,7 +83,7 @@ import Testing
         try bytes.write(to: png)
         let stream = PyramidStream(paths: DocumentInput.pyramidPaths(layout), folder: "document/", name: "m", settings: Self.settings,
                                    master: { try Image(contentsOf: png.path, sequential: true) },
-                                   progress: { _, _ in }, describe: { FileError(path: "m.png", message: $0) })
+                                   progress: { _, _, _ in }, describe: { FileError(path: "m.png", message: $0) })
         let error = #expect(throws: FileError.self) { try stream.make { _, _ in } }
         #expect(error?.path == "m.png")
         #expect(error?.message.hasPrefix("cannot make the tile pyramid") == true, "\(String(describing: error))")
