@@ -124,5 +124,5 @@ public let libraryVersion: String = String(cString: vips_version_string())
 /// Keeps the process's memory bounded while libvips's worker threads run:
 /// call once, first thing in `main`, before any thread starts.
 public func boundMemoryForWorkerThreads() {
-    mcvips_bound_malloc_arenas(2)
+    mcvips_bound_malloc_arenas(1)
 }

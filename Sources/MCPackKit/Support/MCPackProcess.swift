@@ -9,10 +9,8 @@ public enum MCPackProcess {
     /// which is set to UTC here, once, rather than by every archive reader
     /// and writer (see ArchiveTimes); entry names go through its locale's
     /// charset, set to UTF-8 here (see ArchiveNames).
-    /// `boundMemory: false` leaves the arenas as glibc sets them, for the
-    /// benchmark that weighs the cap.
-    public static func prepare(boundMemory: Bool = true) {
-        if boundMemory { boundMemoryForWorkerThreads() }
+    public static func prepare() {
+        boundMemoryForWorkerThreads()
         ArchiveTimes.useUTC()
         ArchiveNames.useUTF8()
     }
