@@ -194,8 +194,10 @@ enum DocumentInput: BundleInput {
             if settings.layout != "iiif3" {
                 // Straight from libvips into the archive: written once. The
                 // master opened above has decoded nothing yet.
-                let stream = PyramidStream(paths: pyramidPaths, folder: "document/", name: name, settings: pyramid, master: { image },
-                                           progress: progress, describe: { env.failure(settings.image, $0) })
+                var stream = PyramidStream(paths: pyramidPaths, folder: "document/", name: name, settings: pyramid, master: { image },
+                                           progress: progress, describe: { env.failure(settings.image, $0) },
+                                           spillFolder: env.cache("tiles").folder)
+                stream.note = { env.report(.note($0)) }
                 return Made(payload: [], stream: stream, record: record(tiles: tileCount(pyramidPaths), colour: colour))
             }
             let key = WorkCache.key([source.sha256, name, "\(pyramid.tileSize)", "\(pyramid.overlap)", pyramid.format,
