@@ -149,6 +149,7 @@ final class BagReader {
     private var first: ArchiveReader.Entry??
     private var throughDirectory = false
     private let crossCheckZip: Bool
+    private var zipDirectory: [ZipDirectory.Entry]?
     private let checkCRC: Bool
     private var streamedNames: [[UInt8]] = []
     private var fileSize: Int64 = 0
@@ -166,13 +167,16 @@ final class BagReader {
     /// when every one was found). `refusing`: the issues that end the read,
     /// thrown from `next()` (or here) as they are met; the others are only
     /// recorded. `crossCheckZip`: compare a zip's entries, once all are
-    /// read, with what its central directory names (what unzip extracts).
+    /// read, with what its central directory names (what unzip extracts);
+    /// `zipDirectory`: that directory, if the caller has read it already.
     /// `keep`: asked once for each safe entry, in order, before it is read.
     /// `checkCRC: false`: a zip entry's CRC-32 is not checked, for a caller
     /// that checks every byte against a manifest's SHA-256 anyway.
-    init(_ path: String, limits: BagLimits = BagLimits(), only: Set<String>? = nil, crossCheckZip: Bool = false, checkCRC: Bool = true,
+    init(_ path: String, limits: BagLimits = BagLimits(), only: Set<String>? = nil, crossCheckZip: Bool = false,
+         zipDirectory: [ZipDirectory.Entry]? = nil, checkCRC: Bool = true,
          refusing: @escaping (Issue) -> Bool = { _ in false }, keep: @escaping (Entry) throws -> Keep) throws {
         self.path = path
+        self.zipDirectory = zipDirectory
         self.limits = limits
         self.only = only
         self.keep = keep
@@ -427,7 +431,7 @@ final class BagReader {
 
     private func endOfArchive() throws {
         finished = true
-        if crossCheckZip && isZip && complete, let directory = ZipDirectory.entries(of: path) {
+        if crossCheckZip && isZip && complete, let directory = zipDirectory ?? ZipDirectory.entries(of: path) {
             for (name, message) in Self.directoryMismatches(streamed: streamedNames, directory: directory.map(\.name))
                 + Self.localHeaderMismatches(ZipDirectory.localHeaderMismatches(of: path, directory)) {
                 try report(Issue(kind: .zipDirectory, path: name, message: message))

@@ -238,8 +238,11 @@ public enum Builder {
 
         var outcome = BuildResult.Outcome.written
         if FileManager.default.fileExists(atPath: finalURL.path) {
-            let existing = try Digest.hexOfFile(finalURL).sha256
-            if existing == sha256 {
+            // Bytes of another length differ: the old archive is read (a
+            // third pass over every tile of a rebuild) only when they could
+            // be the same.
+            let existingBytes = (try? FileManager.default.attributesOfItem(atPath: finalURL.path)[.size] as? NSNumber)?.intValue
+            if existingBytes == bytes, try Digest.hexOfFile(finalURL).sha256 == sha256 {
                 outcome = .unchanged
             } else if options.overwrite {
                 outcome = .replaced

@@ -64,13 +64,14 @@ extension BagContents {
         // is hashed with SHA-256 (what mcpack and most tools write) and
         // read again below for any other algorithm they turn out to name.
         var declared = Set<DigestAlgorithm>()
-        if BagReader.isZip(path), let directory = ZipDirectory.entries(of: path) {
+        let directory = BagReader.isZip(path) ? ZipDirectory.entries(of: path) : nil
+        if let directory {
             for entry in directory {
                 let parts = String(decoding: entry.name, as: UTF8.self).split(separator: "/", omittingEmptySubsequences: false)
                 if parts.count == 2, let algorithm = BagNames.manifestAlgorithm(String(parts[1]), prefix: "manifest-") { declared.insert(algorithm) }
             }
         }
-        let reader = try BagReader(path, limits: limits, crossCheckZip: true) { entry in
+        let reader = try BagReader(path, limits: limits, crossCheckZip: true, zipDirectory: directory) { entry in
             let path = entry.path
             let wanted: Set<DigestAlgorithm>
             if BagNames.isTagFile(path) {
