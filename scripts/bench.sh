@@ -174,6 +174,21 @@ against_dzsave() {  # NAME PROJECT MASTER RUNS
   aside "$run/$name-dzsave"
 }
 against_dzsave alone "$project" "$master" "$runs"
+# Where each side's peak goes: one more run of each, its resident memory
+# read from /proc at the top and split into anonymous memory and the pages
+# of the program and libraries mapped from their files (Linux only).
+split_peak() {  # NAME COMMAND...
+  local name="$1"; shift
+  say "the split of the peak ($name)"
+  python3 "$root/scripts/peak-split.py" "$logs/split-$name.json" "$@" || die "$name failed under scripts/peak-split.py"
+}
+if [ -r /proc/self/smaps_rollup ]; then
+  aside "$project/out" "$project/.mcpack-cache"; sync
+  split_peak mcpack bash -c "$(build --output out)"
+  aside "$run/split-dzsave"; mkdir -p "$run/split-dzsave"; sync
+  split_peak dzsave vips dzsave "$master" "$run/split-dzsave/pyramid" --tile-size 254 --overlap 1 --suffix ".jpg[Q=85,strip]"
+  aside "$run/split-dzsave"
+fi
 if [ -n "${BENCH_LARGE:-}" ]; then
   # Twice the width and height: four times the pixels.
   large_w=$((width * 2)) large_h=$((height * 2))
@@ -400,6 +415,19 @@ for name, title in (("alone", f"{e['width']} x {e['height']} px master"),
     for measure, a, b, target, fmt in rows2:
         ratio = a / b
         print(f"| {measure} | {fmt(a)} | {fmt(b)} | {ratio:.2f} | <= {target} | {'yes' if ratio <= target else '**no**'} |")
+    split = {side: json.load(open(f"{logs}/split-{side}.json")) for side in ("mcpack", "dzsave")
+             if name == "alone" and os.path.exists(f"{logs}/split-{side}.json")}
+    if len(split) == 2:
+        print("\nWhere the peak goes: one more run of each, its resident memory read from /proc every 20 ms and split "
+              "at the highest point seen (scripts/peak-split.py; a sample can miss the top by a few MB). Anonymous "
+              "memory is what the process allocated (heaps, stacks); file-backed pages are the code and data of the "
+              "program and its libraries, mapped from their files.\n")
+        print("| part of the peak | mcpack | vips dzsave alone | difference |")
+        print("| --- | ---: | ---: | ---: |")
+        for part, key in (("resident (sampled)", "rss"), ("anonymous", "anonymous"), ("file-backed", "file"),
+                          ("of which the program's own file", "own_file")):
+            a, b = split["mcpack"][key] / 1024, split["dzsave"][key] / 1024
+            print(f"| {part} | {mb(a)} | {mb(b)} | {a - b:+.0f} MB |")
 reader = json.load(open(f"{logs}/reader.json"))
 def mib(b): return f"{b / 1048576:.1f}"
 print("\n## MCPackReader in the app\n")
@@ -435,7 +463,8 @@ builds the same version again over its archive (`--overwrite`), so it
 copies the tiles from the archive it replaces and writes a new one. Against
 `vips dzsave` alone, the cold build and dzsave run in turn, BENCH_RUNS
 times each, each run under GNU time (elapsed seconds, maximum resident set
-size, file-system outputs), after `sync`; the medians are compared. Peak RSS is GNU time's maximum resident set size of
+size, file-system outputs), after `sync`; the medians are compared, and one
+more run of each is split at its peak by scripts/peak-split.py. Peak RSS is GNU time's maximum resident set size of
 one more cold run of each side (for the pipeline, its largest process).
 mcpack's cold build also makes what the pipeline does not: 28 launch-screen
 PNGs, the asset catalogs, the category icons and the clause data.

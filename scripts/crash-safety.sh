@@ -17,15 +17,18 @@ Kills `mcpack build` with SIGKILL at random moments and checks what is left.
   2. Builds version 1.0.0 (A) once and records the sha256 of its archive
      and of its .sha256 file.
   3. Builds version 1.0.1 (B) three times in a separate copy,
-     bench/cache/crash/ref/: cold (no cache; this is the length of a full
-     build and gives the reference sha256, builds being reproducible), with
-     the icon and launch cache entries removed, and with the whole cache
-     kept. Each is watched every 50 ms to time its phases (tiling, icons,
+     bench/cache/crash/ref/: cold (no cache and no earlier archive, so the
+     master is tiled; this is the length of a full build and gives the
+     reference sha256, builds being reproducible), then beside a copy of A's
+     archive (whose tiles B copies) with the icon and launch cache entries
+     removed, and with the whole cache kept. Each is watched every 50 ms to time its phases (tiling, icons,
      launch, archive written, renamed, .sha256 written). All three must give
      the same bytes, and the reference must pass `mcpack verify`.
   4. Bumps the project to B, then N times: removes B's archive and .sha256
-     and, in a seeded balanced rotation, the whole cache ("cold"), the icon
-     and launch entries ("part") or nothing ("warm"); starts `mcpack build`
+     and, in a seeded balanced rotation, the whole cache and A's archive
+     ("cold": A and its .sha256 are held outside the output folder until the
+     kill, so B tiles the master into its archive as it is written), the
+     icon and launch entries ("part") or nothing ("warm"); starts `mcpack build`
      and kills it with SIGKILL
        - "uniform" (about 2 of 3 kills): at a moment drawn uniformly over
          the length of a reference build from the same cache state;
@@ -66,12 +69,13 @@ Environment:
   MCPACK                     the mcpack binary (default .build/release/mcpack,
                              built if missing); a private copy is run
 
-Run time on the 2-core benchmark machine, full size, defaults: about 5 min
-(4 cold builds of 24-28 s, and a kill in the "cold" state can
-cost up to two cold builds, so allow 5-8 minutes, more on a busy machine);
+Run time on the 2-core benchmark machine, full size, defaults: about 3 min
+(A and the cold reference build tile the master, about 15 s each; a kill
+in the "cold" state costs up to one more, the other builds copy A's tiles
+in a few seconds; allow 3-5 minutes, more on a busy machine);
 about 1 minute at 4000 x 3000 with --kills 6. Making the full-size master,
 if missing, adds about 1 minute. Disk under bench/cache/crash/ at full size:
-3.6 GB at the peak, 1.9 GB kept after the run (both projects, for
+2.8 GB at the peak, 1.6 GB kept after the run (both projects, for
 inspection; the next run moves them aside and deletes them at its end, with
 the caches removed during the run). Logs: bench/cache/crash/logs/<time>-<pid>/.
 One run at a time: it holds bench/cache/.lock, as scripts/bench.sh does.
@@ -301,7 +305,7 @@ doing() {
     if [ "$sz" -ge "$ref_bytes" ]; then
       echo "archive fully written ($sz bytes): fsync, read-back check or rename"
     else
-      awk -v s="$sz" -v t="$ref_bytes" 'BEGIN { printf "writing the archive (the tiles go in as made): %.1f of %.1f MB (%.0f%%)\n", s / 1048576, t / 1048576, 100 * s / t }'
+      awk -v s="$sz" -v t="$ref_bytes" 'BEGIN { printf "writing the archive: %.1f of %.1f MB (%.0f%%)\n", s / 1048576, t / 1048576, 100 * s / t }'
     fi
     return
   fi
@@ -333,9 +337,11 @@ doing() {
 
 project="$crash/project"
 ref="$crash/ref"
+held="$crash/held-A"  # A's archive, out of B's way during a "cold" kill
 say "moving aside what an earlier run left in $crash"
 aside "$project"
 aside "$ref"
+aside "$held"
 bench_project "$project"
 bench_project "$ref"
 set_version "$project" "$version_a"
@@ -391,6 +397,8 @@ rc=0; "$bin" verify "$refout/$archive_b" >"$logs/ref-verify.out" 2>&1 || rc=$?
 [ "$ref_sha" != "$a_sha" ] || die "A and B have the same bytes; the version bump did not reach the archive"
 
 rm -f "$refout/$archive_b" "$refout/$archive_b.sha256"
+# From here B has A's archive beside it to copy the tiles from, as in the kills.
+cp "$outdir/$archive_a" "$outdir/$archive_a.sha256" "$refout/"
 aside "$ref/.mcpack-cache/icons"
 aside "$ref/.mcpack-cache/launch"
 run_ref part
@@ -443,7 +451,7 @@ while read -r -u 3 i state kind wait_s; do
   # B not built; the cache as the state says.
   rm -f "$outdir/$archive_b" "$outdir/$archive_b.sha256"
   case "$state" in
-    cold) aside "$project/.mcpack-cache" ;;
+    cold) aside "$project/.mcpack-cache"; mkdir -p "$held"; mv "$outdir/$archive_a" "$outdir/$archive_a.sha256" "$held/" ;;
     part) aside "$project/.mcpack-cache/icons"; aside "$project/.mcpack-cache/launch" ;;
     warm) ;;
   esac
@@ -480,6 +488,7 @@ while read -r -u 3 i state kind wait_s; do
   rc=0
   { wait "$pid"; } 2>/dev/null || rc=$?
   running_pid=""
+  [ "$state" != cold ] || mv "$held/$archive_a" "$held/$archive_a.sha256" "$outdir/"
   kills_done=$((kills_done + 1))
 
   if [ "$rc" = 137 ]; then
