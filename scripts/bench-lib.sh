@@ -63,7 +63,8 @@ fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf
 stamp_field() { sed -n "s/^$1=//p" "$stamp"; }
 
 # Makes the deterministic $width x $height parchment-like master at $master
-# (working in $cache); needs vips and $fontfile.
+# (a .jpg, or a .tif past JPEG's 65,500 px; working in $cache); needs vips
+# and $fontfile.
 generate_master() {
   local work="$cache/gen-${width}x${height}"
   rm -rf "$work" "$master" "$stamp"
@@ -97,9 +98,15 @@ generate_master() {
     vips embed tile.v full.v 0 0 "$width" "$height" --extend repeat
     vips affine mottle.v mottle-full.v "$scale 0 0 $scale" \
       --oarea "0 0 $width $height" --interpolate bilinear
-    vips add full.v mottle-full.v "master.jpg[Q=85,strip]"
+    # JPEG stops at 65,500 px a side: a larger master is a JPEG-compressed
+    # BigTIFF in strips, as a scanning bureau would deliver it.
+    if [ "${master##*.}" = tif ]; then
+      vips add full.v mottle-full.v "master.tif[compression=jpeg,Q=85,bigtiff,strip]"
+    else
+      vips add full.v mottle-full.v "master.jpg[Q=85,strip]"
+    fi
   )
-  mv "$work/master.jpg" "$master"
+  mv "$work/master.${master##*.}" "$master"
   rm -rf "$work"
 }
 

@@ -192,7 +192,7 @@ fi
 if [ -n "${BENCH_LARGE:-}" ]; then
   # Twice the width and height: four times the pixels.
   large_w=$((width * 2)) large_h=$((height * 2))
-  large_master="$cache/master-${large_w}x${large_h}.jpg"
+  large_master="$cache/master-${large_w}x${large_h}.tif"
   ( width=$large_w height=$large_h master="$large_master" stamp="$cache/master-${large_w}x${large_h}.done"; ensure_master )
   bench_project "$run/project-large" "$large_master"
   against_dzsave large "$run/project-large" "$large_master" "${BENCH_LARGE_RUNS:-1}"

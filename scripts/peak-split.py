@@ -25,19 +25,26 @@ def kib(text, field):
     return int(found.group(1)) if found else 0
 
 
-def own_file_kib(pid, smaps):
-    """Resident KiB of the mappings of the program's own executable."""
+def split(pid, smaps):
+    """Resident, anonymous and the program's own file's KiB, summed over
+    the mappings of one reading of smaps."""
     try:
         exe = os.readlink(f"/proc/{pid}/exe")
     except OSError:
-        return 0
-    total, mine = 0, False
+        exe = None
+    rss = anonymous = own = 0
+    mine = False
     for line in smaps.splitlines():
         if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
-            mine = line.rstrip().endswith(" " + exe)
-        elif mine and line.startswith("Rss:"):
-            total += int(line.split()[1])
-    return total
+            mine = exe is not None and line.rstrip().endswith(" " + exe)
+        elif line.startswith("Rss:"):
+            kb = int(line.split()[1])
+            rss += kb
+            if mine:
+                own += kb
+        elif line.startswith("Anonymous:"):
+            anonymous += int(line.split()[1])
+    return {"rss": rss, "anonymous": anonymous, "file": rss - anonymous, "own_file": own}
 
 
 def main():
@@ -47,12 +54,13 @@ def main():
     while child.poll() is None:
         try:
             rollup = open(f"/proc/{child.pid}/smaps_rollup").read()
-            rss = kib(rollup, "Rss")
-            if rss > peak["rss"]:
-                anonymous = kib(rollup, "Anonymous")
-                smaps = open(f"/proc/{child.pid}/smaps").read()
-                peak = {"rss": rss, "anonymous": anonymous, "file": rss - anonymous,
-                        "own_file": own_file_kib(child.pid, smaps)}
+            if kib(rollup, "Rss") > peak["rss"]:
+                # The split from one reading of smaps: a process at its
+                # exit unmaps as it goes, so a reading that falls short of
+                # the total just seen is of one tearing down, and left out.
+                found = split(child.pid, open(f"/proc/{child.pid}/smaps").read())
+                if found["rss"] > peak["rss"] and found["rss"] >= 0.95 * kib(rollup, "Rss"):
+                    peak = found
         except (OSError, ValueError):
             pass  # not started yet, or just ended
         time.sleep(0.02)
