@@ -98,10 +98,10 @@ generate_master() {
     vips embed tile.v full.v 0 0 "$width" "$height" --extend repeat
     vips affine mottle.v mottle-full.v "$scale 0 0 $scale" \
       --oarea "0 0 $width $height" --interpolate bilinear
-    # JPEG stops at 65,500 px a side: a larger master is a JPEG-compressed
-    # BigTIFF in strips, as a scanning bureau would deliver it.
+    # JPEG stops at 65,500 px a side, in a TIFF's strips too: a larger
+    # master is a tiled, JPEG-compressed BigTIFF, as large scans are kept.
     if [ "${master##*.}" = tif ]; then
-      vips add full.v mottle-full.v "master.tif[compression=jpeg,Q=85,bigtiff,strip]"
+      vips add full.v mottle-full.v "master.tif[compression=jpeg,Q=85,bigtiff,tile,tile_width=256,tile_height=256,strip]"
     else
       vips add full.v mottle-full.v "master.jpg[Q=85,strip]"
     fi
