@@ -180,7 +180,7 @@ against_dzsave alone "$project" "$master" "$runs"
 split_peak() {  # NAME COMMAND...
   local name="$1"; shift
   say "the split of the peak ($name)"
-  python3 "$root/scripts/peak-split.py" "$logs/split-$name.json" "$@" || die "$name failed under scripts/peak-split.py"
+  python3 "$root/scripts/peak-split.py" "$logs/split-$name.json" "$@" || die "$name failed under scripts/peak-split.py; see $logs/split-$name.out"
 }
 if [ -r /proc/self/smaps_rollup ]; then
   aside "$project/out" "$project/.mcpack-cache"; sync

@@ -169,6 +169,10 @@ nap() { read -r -t "$1" -u "$nap_fd" _ || true; }
 running_pid=""
 on_exit() {
   if [ -n "$running_pid" ]; then kill -KILL "$running_pid" 2>/dev/null || true; fi
+  # A "cold" kill holds A's archive aside: back into place, whatever ended the run.
+  if [ -n "${held:-}" ] && [ -n "${archive_a:-}" ] && [ -e "$held/$archive_a" ]; then
+    mv "$held/$archive_a" "$held/$archive_a.sha256" "$outdir/" 2>/dev/null || true
+  fi
   rm -rf "$tmp"
 }
 trap on_exit EXIT

@@ -3,7 +3,7 @@
 
 usage: peak-split.py OUT.json COMMAND [ARG...]
 
-Runs COMMAND (its output to /dev/null) and reads /proc/PID/smaps_rollup
+Runs COMMAND (its output to OUT.out, beside OUT.json) and reads /proc/PID/smaps_rollup
 every 20 ms; at the highest Rss seen it splits it into anonymous memory
 (heap, thread stacks: what the program allocated) and file-backed pages
 (the code and read-only data of the program and its libraries, mapped from
@@ -50,7 +50,8 @@ def split(pid, smaps):
 
 def main():
     out, command = sys.argv[1], sys.argv[2:]
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = open(os.path.splitext(out)[0] + ".out", "w")
+    child = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     peak = {"rss": 0, "anonymous": 0, "file": 0, "own_file": 0}
     # Reading the whole smaps holds the process's memory map locked for a
     # while: read at every new high (every 20 ms while memory grows), it

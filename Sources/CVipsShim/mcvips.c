@@ -26,9 +26,10 @@ void mcvips_bound_malloc_arenas(int arenas) {
 #ifdef __GLIBC__
     /* glibc gives each new thread its own arena and keeps what the thread
      * freed there: libvips's workers, passing tile buffers between threads,
-     * and the threads that hash and write the tiles, left a 34,000 px build
-     * 60 MB above the same work in two arenas, and two arenas 10 MB above
-     * one (for about 2% more time, the threads sharing one lock). */
+     * and the threads that hash and write the tiles: with glibc's default
+     * arenas a 34,000 px build peaked 60 MB above two arenas, and two
+     * arenas 10 MB above one (one costs about 2% more time, the threads
+     * sharing its lock). */
     mallopt(M_ARENA_MAX, arenas);
 #else
     (void) arenas;

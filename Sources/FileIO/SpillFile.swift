@@ -44,6 +44,13 @@ public final class SpillFile {
         return (offset, data.count)
     }
 
+    /// Drops everything appended so far (its offsets are no longer good),
+    /// giving the disk space back.
+    public func empty() throws {
+        guard ftruncate(fd, 0) == 0 else { throw FileError(path: folder, message: "cannot empty the bytes set aside: \(lastSystemMessage())") }
+        end = 0
+    }
+
     /// The `count` bytes appended at `offset`.
     public func read(at offset: UInt64, count: Int) throws -> Data {
         var data = Data(count: count)

@@ -149,7 +149,7 @@ final class BagReader {
     private var first: ArchiveReader.Entry??
     private var throughDirectory = false
     private let crossCheckZip: Bool
-    private var zipDirectory: [ZipDirectory.Entry]?
+    private let zipDirectory: [ZipDirectory.Entry]?
     private let checkCRC: Bool
     private var streamedNames: [[UInt8]] = []
     private var fileSize: Int64 = 0

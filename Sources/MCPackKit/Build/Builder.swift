@@ -241,8 +241,9 @@ public enum Builder {
             // Bytes of another length differ: the old archive is read (a
             // third pass over every tile of a rebuild) only when they could
             // be the same.
-            let existingBytes = (try? FileManager.default.attributesOfItem(atPath: finalURL.path)[.size] as? NSNumber)?.intValue
-            if existingBytes == bytes, try Digest.hexOfFile(finalURL).sha256 == sha256 {
+            // The size of what a read gives (a symbolic link followed), as hashing reads it.
+            let existingBytes = try FileReader(path: finalURL.path).size
+            if existingBytes == UInt64(bytes), try Digest.hexOfFile(finalURL).sha256 == sha256 {
                 outcome = .unchanged
             } else if options.overwrite {
                 outcome = .replaced

@@ -32,18 +32,19 @@ struct PyramidStream: PayloadStream, @unchecked Sendable {
     let describe: (String) -> Error
     /// Where tiles held past `heldInMemory` wait: the work cache.
     let spillFolder: URL
-    /// The 34,000 px benchmark master held 1.5 MB at most.
+    /// dzsave's own order holds back a row or two of tiles, far below.
     var heldInMemory = 32 << 20
     /// Told once if tiles are set aside on disk: the order was not the
     /// one expected, which is worth reporting.
-    var note: (String) -> Void = { _ in }
+    var note: @Sendable (String) -> Void = { _ in }
 
     /// dzsave failed, or stopped because the reader did.
     private final class Outcome: @unchecked Sendable {
         var error: Error?
     }
 
-    /// An error of the consumer's (the archive writer's), not the stream's.
+    /// An error of this side's (the archive writer's, or the disk's where
+    /// tiles wait), not dzsave's: handed on as it is.
     private struct Consumer: Error {
         let error: Error
     }
@@ -112,6 +113,7 @@ struct PyramidStream: PayloadStream, @unchecked Sendable {
         var early: [Int: Held] = [:]
         var held = 0
         var spill: SpillFile?
+        var onDisk = 0
         var next = 0
         let reader = try ArchiveReader(streamingZipFrom: handle.fileDescriptor, name: "libvips's zip of \(name)")
         let top = name + "/"
@@ -134,13 +136,18 @@ struct PyramidStream: PayloadStream, @unchecked Sendable {
                 early[position] = .memory(data)
                 held += data.count
             } else {
-                if spill == nil {
-                    spill = try SpillFile(in: spillFolder.path)
-                    note("libvips made the tiles of \(name) in an order mcpack does not expect: tiles waiting their turn past "
-                         + "\(heldInMemory >> 20) MB are set aside in \(spillFolder.path) until the archive takes them")
+                do {
+                    if spill == nil {
+                        spill = try SpillFile(in: spillFolder.path)
+                        note("libvips made the tiles of \(name) in an order mcpack does not expect: tiles waiting their turn past "
+                             + "\(heldInMemory / 1024) KB are set aside in \(spillFolder.path) until the archive takes them")
+                    }
+                    let place = try spill!.append(data)
+                    early[position] = .disk(offset: place.offset, count: place.count)
+                    onDisk += 1
+                } catch {
+                    throw Consumer(error: error)
                 }
-                let place = try spill!.append(data)
-                early[position] = .disk(offset: place.offset, count: place.count)
             }
             while let ready = early.removeValue(forKey: next) {
                 let bytes: Data
@@ -149,7 +156,10 @@ struct PyramidStream: PayloadStream, @unchecked Sendable {
                     bytes = data
                     held -= data.count
                 case .disk(let offset, let count):
-                    bytes = try spill!.read(at: offset, count: count)
+                    do { bytes = try spill!.read(at: offset, count: count) } catch { throw Consumer(error: error) }
+                    onDisk -= 1
+                    // Nothing left waiting there: the space goes back.
+                    if onDisk == 0 { do { try spill!.empty() } catch { throw Consumer(error: error) } }
                 }
                 do { try body(paths[next], bytes) } catch { throw Consumer(error: error) }
                 next += 1

@@ -49,9 +49,13 @@ import Testing
     /// tile waits for it: what another libvips's order could do.
     @Test func tilesHeldPastTheBoundWaitOnDisk() throws {
         ProcessSetUp.done
-        let inOrder = Self.stream(width: 700, height: 450)
+        var inOrder = Self.stream(width: 700, height: 450)
+        let inOrderNotes = Notes()
+        inOrder.note = { inOrderNotes.add($0) }
         var expected: [String: Data] = [:]
         try inOrder.make { expected[$0] = $1 }
+        // In dzsave's own order a row or two waits, far below the bound.
+        #expect(inOrderNotes.all.isEmpty)
 
         var stream = inOrder
         let descriptor = stream.paths.last!
@@ -72,6 +76,23 @@ import Testing
         #expect(notes.all.first?.contains("order mcpack does not expect") == true)
         // Unlinked when made: nothing is left for a later run to find.
         #expect(try FileSystem.regularFiles(under: Self.spillFolder).isEmpty)
+    }
+
+    /// A disk that cannot take the tiles set aside fails the build with
+    /// its own words, not as a master libvips could not tile.
+    @Test func aSpillThatFailsIsNotBlamedOnTheMaster() throws {
+        ProcessSetUp.done
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-not-a-folder-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let inOrder = Self.stream(width: 700, height: 450)
+        var stream = PyramidStream(paths: [inOrder.paths.last!] + inOrder.paths.dropLast(), folder: inOrder.folder,
+                                   name: inOrder.name, settings: inOrder.settings, master: inOrder.master,
+                                   progress: inOrder.progress, describe: inOrder.describe,
+                                   spillFolder: file.appendingPathComponent("spill"))
+        stream.heldInMemory = 20_000
+        let error = #expect(throws: (any Error).self) { try stream.make { _, _ in } }
+        #expect(!"\(String(describing: error))".contains("cannot make the tile pyramid"), "\(String(describing: error))")
     }
 
     final class Notes: @unchecked Sendable {
