@@ -134,7 +134,7 @@ struct Bag {
     /// bagit.txt, bag-info.txt, the other tag files, the payload manifest
     /// and the tag manifest, for `payload` in its archive order.
     static func tagFiles(payload: [Entry], info: [(String, String)], otherTags: [(String, Data)]) -> [(path: String, data: Data)] {
-        let oxum = "\(payload.reduce(0) { $0 + $1.size }).\(payload.count)"
+        let oxum = "\(payload.bytes).\(payload.count)"
         let bagit = Data("BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n".utf8)
         var infoText = ""
         for (label, value) in info + [("Payload-Oxum", oxum)] {
@@ -187,4 +187,9 @@ final class LockedArray<Element>: @unchecked Sendable {
     }
 
     var values: [Element] { lock.withLock { storage } }
+}
+
+extension [Bag.Entry] {
+    /// The entries' sizes added up: the payload's bytes.
+    var bytes: Int { reduce(0) { $0 + $1.size } }
 }

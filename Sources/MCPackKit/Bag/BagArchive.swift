@@ -22,7 +22,6 @@ struct WrittenBag {
     let sha256: String
     let bytes: Int
 
-    var payloadBytes: Int { payload.reduce(0) { $0 + $1.size } }
 }
 
 extension Bag {

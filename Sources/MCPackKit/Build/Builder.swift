@@ -221,7 +221,7 @@ public enum Builder {
             return BuildResult(
                 archive: display(finalURL), sha256: existing.sha256, name: config.name, version: config.version.text,
                 format: config.format.rawValue, files: bag.payload.count, bytes: existing.bytes,
-                payloadBytes: bag.payload.reduce(0) { $0 + $1.size }, outcome: .unchanged, removedTemporaryFiles: removed, warnings: warnings)
+                payloadBytes: bag.payload.bytes, outcome: .unchanged, removedTemporaryFiles: removed, warnings: warnings)
         }
         let output = OutputFile(final: finalURL)
         let written: WrittenBag
@@ -240,8 +240,8 @@ public enum Builder {
         if FileManager.default.fileExists(atPath: finalURL.path) {
             // Bytes of another length differ: the old archive is read (a
             // third pass over every tile of a rebuild) only when they could
-            // be the same.
-            // The size of what a read gives (a symbolic link followed), as hashing reads it.
+            // be the same. Its size as a read sees it (a link followed), as
+            // hashing reads it.
             let existingBytes = try FileReader(path: finalURL.path).size
             if existingBytes == UInt64(bytes), try Digest.hexOfFile(finalURL).sha256 == sha256 {
                 outcome = .unchanged
@@ -277,7 +277,7 @@ public enum Builder {
         if !checksumIsCurrent { try OutputFile.write(checksum, to: checksumURL) }
         return BuildResult(
             archive: display(finalURL), sha256: sha256, name: config.name, version: config.version.text,
-            format: config.format.rawValue, files: written.payload.count, bytes: bytes, payloadBytes: written.payloadBytes,
+            format: config.format.rawValue, files: written.payload.count, bytes: bytes, payloadBytes: written.payload.bytes,
             outcome: outcome, removedTemporaryFiles: removed, removedSignatures: removedSignatures, warnings: warnings)
     }
 

@@ -196,6 +196,24 @@ struct NoRenderingIntent: Error, CustomStringConvertible {
 }
 
 extension PictureImport {
+    /// An image input's bytes opened (and with `decodeAll`, every pixel
+    /// decoded), or nil after saying why not: cut short, or unreadable,
+    /// the refusal ending with `unreadable`, what the file should be.
+    static func open(_ data: Data, path: String, env: CheckEnvironment, unreadable: String, decodeAll: Bool = false) -> Image? {
+        if let problem = ImageFileCheck.problem(in: data) {
+            env.problem(path, problem)
+            return nil
+        }
+        do {
+            let image = try Image(data: data)
+            if decodeAll { try image.decodeAll() }
+            return image
+        } catch {
+            env.problem(path, "not a readable image (\(error)); \(unreadable)")
+            return nil
+        }
+    }
+
     /// A PNG input (an icon master, a category icon, an Icon Composer
     /// layer) opened from its bytes and checked for import, or nil after
     /// saying why not: cut short, unreadable, or another format. `expected`
@@ -203,17 +221,7 @@ extension PictureImport {
     /// given, ends the one for a file no image library reads).
     static func png(_ data: Data, path: String, env: CheckEnvironment, expected: String,
                     unreadable: String? = nil) -> (image: Image, checked: Checked)? {
-        if let problem = ImageFileCheck.problem(in: data) {
-            env.problem(path, problem)
-            return nil
-        }
-        let image: Image
-        do {
-            image = try Image(data: data)
-        } catch {
-            env.problem(path, "not a readable image (\(error)); \(unreadable ?? expected)")
-            return nil
-        }
+        guard let image = open(data, path: path, env: env, unreadable: unreadable ?? expected) else { return nil }
         guard image.format == "png" else {
             env.problem(path, "is \(image.format ?? "not an image") data, not PNG; \(expected)")
             return nil

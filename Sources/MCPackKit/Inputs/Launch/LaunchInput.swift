@@ -140,19 +140,9 @@ enum LaunchInput: BundleInput {
     }
 
     private static func layer(_ path: String, env: CheckEnvironment, needsAlpha: Bool) -> Layer? {
-        guard let (data, source) = env.read(path) else { return nil }
-        if let problem = ImageFileCheck.problem(in: data) {
-            env.problem(path, problem)
-            return nil
-        }
-        var image: Image
-        do {
-            image = try Image(data: data)
-            try image.decodeAll()
-        } catch {
-            env.problem(path, "not a readable image (\(error)); launch layers are PNG or JPEG")
-            return nil
-        }
+        guard let (data, source) = env.read(path),
+              var image = PictureImport.open(data, path: path, env: env, unreadable: "launch layers are PNG or JPEG", decodeAll: true)
+        else { return nil }
         let format = image.format
         guard let picture = PictureImport.check(image, path: path, env: env) else { return nil }
         let record: PictureImport.Record
