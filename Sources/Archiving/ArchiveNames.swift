@@ -24,3 +24,15 @@ public enum ArchiveNames {
         return false
     }
 }
+
+extension ArchiveNames {
+    /// An entry's name as text, or nil when its bytes are not valid UTF-8.
+    /// Decoded and compared back rather than with `String(validating:as:)`,
+    /// which Apple's platforms have only from macOS 15 and iOS 18, above
+    /// the package's floors: an invalid byte decodes to U+FFFD, which
+    /// encodes to other bytes.
+    public static func text(_ bytes: [UInt8]) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
+    }
+}

@@ -108,7 +108,7 @@ public final class ArchiveReader {
         }
         let size: Int64? = archive_entry_size_is_set(entry) != 0 ? Int64(archive_entry_size(entry)) : nil
         return Entry(
-            rawPath: raw, path: String(validating: raw, as: UTF8.self),
+            rawPath: raw, path: ArchiveNames.text(raw),
             fileType: UInt32(archive_entry_filetype(entry)), size: size,
             hardlinkTarget: archive_entry_hardlink(entry).map { String(cString: $0) },
             warning: status == ARCHIVE_WARN ? archive_error_string(archive).map { String(cString: $0) } ?? "libarchive warned" : nil)

@@ -181,3 +181,11 @@ public final class ArchiveWriter {
         return FileError(path: path, message: text)
     }
 }
+
+extension ArchiveWriter {
+    /// libarchive's version and those of the compressors it was built with
+    /// ("libarchive 3.6.2 zlib/1.2.13 ... libzstd/1.5.4"), as it reports
+    /// them: a zip's deflated bytes and a tar's zstd or gzip stream depend
+    /// on them.
+    public static let libraryVersion = String(cString: archive_version_details())
+}

@@ -7,6 +7,28 @@ import Darwin
 
 /// Folder work that FileManager does too slowly or too vaguely.
 public enum FileSystem {
+    /// The path with every symbolic link resolved, as realpath(3) gives it;
+    /// for a path that does not exist yet (an output folder), its deepest
+    /// existing folder resolved and the rest appended. Not Foundation's
+    /// `resolvingSymlinksInPath`: on Darwin it strips `/private` from
+    /// `/private/var/...` and `/private/tmp/...`, leaving the links `/var`
+    /// and `/tmp` in, so a path resolved by it and one from getcwd(3) never
+    /// share a prefix and every path was shown absolute.
+    public static func canonical(_ url: URL) -> URL {
+        var existing = url.standardizedFileURL
+        var rest: [String] = []
+        while true {
+            if let resolved = realpath(existing.path, nil) {
+                defer { free(resolved) }
+                return rest.reversed().reduce(URL(fileURLWithPath: String(cString: resolved))) { $0.appendingPathComponent($1) }
+            }
+            let parent = existing.deletingLastPathComponent()
+            if parent.path == existing.path { return url.standardizedFileURL }
+            rest.append(existing.lastPathComponent)
+            existing = parent
+        }
+    }
+
     /// Every regular file under `root`, relative, in byte order of the
     /// UTF-8 (what `sort` gives with LC_ALL=C). The type comes from the
     /// directory entry: a stat for each of 17,000 tiles cost a quarter of a

@@ -39,8 +39,8 @@ public final class FileWriter {
         }
     }
 
-    /// fsync(2): returns once the bytes written are on disk.
+    /// Returns once the bytes written are on disk (`syncToDisk`).
     public func sync() throws {
-        guard fsync(fd) == 0 else { throw FileError(path: path, message: "cannot flush to disk: \(lastSystemMessage())") }
+        guard syncToDisk(fd) == 0 else { throw FileError(path: path, message: "cannot flush to disk: \(lastSystemMessage())") }
     }
 }

@@ -41,7 +41,7 @@ public final class OutputFile {
         committed = true
         // The rename is durable only once the folder itself is on disk.
         let folder = open(final.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
-        if folder >= 0 { fsync(folder); close(folder) }
+        if folder >= 0 { _ = syncToDisk(folder); close(folder) }
     }
 
     /// Removes temporary files left by runs that died (their pid is gone).
@@ -73,7 +73,7 @@ public final class OutputFile {
         } catch {
             throw FileError(path: url.path, message: "cannot write: \(error.localizedDescription)")
         }
-        guard fsync(fd) == 0 else { throw FileError(path: url.path, message: "cannot write: \(lastSystemMessage())") }
+        guard syncToDisk(fd) == 0 else { throw FileError(path: url.path, message: "cannot write: \(lastSystemMessage())") }
         try file.commit()
     }
 }

@@ -32,3 +32,14 @@ public enum Wildcard {
         fnmatch(pattern, text, 0) == 0
     }
 }
+
+/// Puts what was written to `fd` on the disk itself: fsync(2), except on
+/// Darwin, whose fsync leaves the bytes in the drive's cache, where a power
+/// loss can still take them; there `F_FULLFSYNC` asks the drive to flush,
+/// with fsync kept for the file systems that refuse it (network volumes).
+func syncToDisk(_ fd: Int32) -> Int32 {
+    #if canImport(Darwin)
+    if fcntl(fd, F_FULLFSYNC) == 0 { return 0 }
+    #endif
+    return fsync(fd)
+}

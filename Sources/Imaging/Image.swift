@@ -1,3 +1,4 @@
+import CLCMS2
 import CVipsShim
 import Foundation
 
@@ -120,6 +121,13 @@ public final class Image: @unchecked Sendable {
 /// The libvips version, part of every cache key: another version may make
 /// other bytes.
 public let libraryVersion: String = String(cString: vips_version_string())
+
+/// Little CMS's version ("2.14"), which converts every embedded profile's
+/// colours: another version may round a pixel otherwise.
+public let colourLibraryVersion: String = {
+    let encoded = Int(cmsGetEncodedCMMversion())
+    return "\(encoded / 1000).\(encoded % 1000 / 10)"
+}()
 
 /// Keeps the process's memory bounded while libvips's worker threads run:
 /// call once, first thing in `main`, before any thread starts.

@@ -16,7 +16,7 @@ public struct KioskBundle: Sendable {
     public let clauses: [Clause]
     /// The side menu of categories.json, in icon order (the filters "all"
     /// and "none" among them).
-    public let categories: [Category]
+    public let categories: [ClauseCategory]
     /// The scan and its tile pyramid.
     public let document: KioskDocument
 
@@ -64,7 +64,7 @@ public struct KioskBundle: Sendable {
     /// A category's icon: its image set's PNG in the bundle's catalog
     /// (data/Assets.xcassets/Categories/Category<icon>.imageset), or
     /// data/categories/<icon>.png in bundles made before the catalog.
-    public func iconURL(for category: Category) -> URL {
+    public func iconURL(for category: ClauseCategory) -> URL {
         let current = folder.appendingPathComponent("data/" + AssetCatalog.categoryImagePath(category.icon))
         let earlier = folder.appendingPathComponent("data/categories/\(category.icon).png")
         return FileManager.default.fileExists(atPath: current.path) || !FileManager.default.fileExists(atPath: earlier.path) ? current : earlier

@@ -172,7 +172,7 @@ public struct KioskDocument: Sendable, Equatable {
     /// Where the tile at (column, row) lies in its level, in the level's
     /// pixels, overlap included: libvips's dzsave cut (PyramidGeometry's
     /// tileFrame) with this pyramid's tile width, height and overlap.
-    public func levelFrame(level: TileLevel, column: Int, row: Int) -> Rect {
+    public func levelFrame(level: TileLevel, column: Int, row: Int) -> PixelRect {
         PyramidGeometry.tileFrame(column: column, row: row, tileWidth: tileWidth, tileHeight: tileHeight, overlap: overlap,
                                   levelWidth: level.width, levelHeight: level.height)
     }
@@ -262,7 +262,9 @@ public struct TileLevel: Sendable, Hashable {
     public var scale: Double { 1 / Double(downsample) }
 }
 
-/// A tile to draw: which, where, and its file.
+/// A tile to draw: which, where, and its file. Hashed by its key and file
+/// alone, the rest following from them: `CGRect` is `Hashable` on Apple's
+/// platforms only from macOS 15 and iOS 18, above the package's floors.
 public struct TileRef: Sendable, Hashable {
     public var level: Int
     public var column: Int
@@ -284,6 +286,15 @@ public struct TileRef: Sendable, Hashable {
     }
 
     public var key: TileKey { TileKey(level: level, column: column, row: row) }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(url)
+    }
+
+    public static func == (a: TileRef, b: TileRef) -> Bool {
+        a.key == b.key && a.url == b.url && a.frame == b.frame && a.pixelSize == b.pixelSize
+    }
 
     /// The memory its picture takes decoded.
     public var decodedBytes: Int { pixelSize.width * pixelSize.height * KioskDocument.bytesPerPixel }

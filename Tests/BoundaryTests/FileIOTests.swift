@@ -129,28 +129,28 @@ import Testing
     }
 
     @Test func aSilentAgentTimesOutNamingItsSocket() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let path = folder.path("agent.sock")
+        let path = Self.socketPath()
         let server = try listeningSocket(path)
-        defer { close(server) }
+        defer { close(server); unlink(path) }
         // The connection waits in the backlog, never answered.
         let error = #expect(throws: FileError.self) { try UnixSocket.exchange(path: path, message: [11], timeout: 1) }
         #expect(error?.description == "\(path): no reply from the agent on this socket within 1 s")
     }
 
     @Test func anAgentClosingEarlyIsAnErrorNotSIGPIPE() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let path = folder.path("agent.sock")
+        let path = Self.socketPath()
         let server = try listeningSocket(path)
-        defer { close(server) }
+        defer { close(server); unlink(path) }
         let closer = Thread { let peer = accept(server, nil, nil); if peer >= 0 { close(peer) } }
         closer.start()
         // More than a socket buffer holds: the write is still going when the peer closes.
         let error = #expect(throws: FileError.self) { try UnixSocket.exchange(path: path, message: [UInt8](repeating: 1, count: 8 << 20), timeout: 5) }
         #expect(error?.path == path)
     }
+
+    /// Under /tmp, not the temporary folder: a Mac's is deep under
+    /// /var/folders, past the 104 bytes of sun_path.
+    private static func socketPath() -> String { "/tmp/mcpack-agent-\(UInt32.random(in: 0...UInt32.max)).sock" }
 
     private func listeningSocket(_ path: String) throws -> Int32 {
         #if os(Linux)
@@ -160,6 +160,8 @@ import Testing
         #endif
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
+        // Checked first: copying a longer path into sun_path traps.
+        try #require(path.utf8.count < MemoryLayout.size(ofValue: address.sun_path), "\(path) is too long for a socket's address")
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: Array(path.utf8))
             raw[path.utf8.count] = 0

@@ -2,13 +2,13 @@ import Foundation
 import MCPackSchema
 import Testing
 
-/// One Category, one Clause, one Rect: the three files that hold them each
+/// One ClauseCategory, one Clause, one PixelRect: the three files that hold them each
 /// write them in their own shape, and read back what they wrote.
 @Suite struct CategoryAndClauseTests {
-    static let categories = [Category(name: "Justice", icon: 2), Category(name: "All", icon: 1, filter: "all")]
+    static let categories = [ClauseCategory(name: "Justice", icon: 2), ClauseCategory(name: "All", icon: 1, filter: "all")]
     static let clause = Clause(id: "39", title: "No free man", categories: ["Justice"], colour: "#8B1E1EB3",
                                translation: "No free man shall be seized.", context: "Still law.",
-                               overlays: [Rect(x: 10, y: 20, width: 300, height: 24), Rect(x: 0, y: 50, width: 5, height: 6)])
+                               overlays: [PixelRect(x: 10, y: 20, width: 300, height: 24), PixelRect(x: 0, y: 50, width: 5, height: 6)])
 
     static func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
 
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func aRectangleHoldsItsTopLeftEdgesOnly() {
-        let r = Rect(x: 10, y: 20, width: 30, height: 40)
+        let r = PixelRect(x: 10, y: 20, width: 30, height: 40)
         #expect(r.contains(x: 10, y: 20))
         #expect(r.contains(x: 39.9, y: 59.9))
         #expect(!r.contains(x: 40, y: 30))

@@ -13,9 +13,9 @@ import Testing
         #expect(g.size(ofLevel: 0) == (1, 1))
         #expect(g.tiles(ofLevel: 10) == (3, 2))
         // Inner edges repeat one pixel of the neighbour; outer edges do not.
-        #expect(g.tileFrame(level: 10, column: 0, row: 0) == Rect(x: 0, y: 0, width: 255, height: 255))
-        #expect(g.tileFrame(level: 10, column: 1, row: 1) == Rect(x: 253, y: 253, width: 256, height: 147))
-        #expect(g.tileFrame(level: 10, column: 2, row: 0) == Rect(x: 507, y: 0, width: 93, height: 255))
+        #expect(g.tileFrame(level: 10, column: 0, row: 0) == PixelRect(x: 0, y: 0, width: 255, height: 255))
+        #expect(g.tileFrame(level: 10, column: 1, row: 1) == PixelRect(x: 253, y: 253, width: 256, height: 147))
+        #expect(g.tileFrame(level: 10, column: 2, row: 0) == PixelRect(x: 507, y: 0, width: 93, height: 255))
         #expect(g.totalTiles == (0...10).reduce(0) { $0 + g.tiles(ofLevel: $1).columns * g.tiles(ofLevel: $1).rows })
     }
 

@@ -22,6 +22,14 @@ enum BagNames {
         }
     }
 
+    /// Finder's own files, which a Mac writes into any folder it shows
+    /// (`.DS_Store`) and into archives and non-HFS volumes (`._name`
+    /// AppleDouble files, a zip's `__MACOSX/`).
+    static func isFinderMetadata(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return name == ".DS_Store" || name.hasPrefix("._") || path.split(separator: "/").contains("__MACOSX")
+    }
+
     /// True for a path that needs no checking beyond this scan and no
     /// normalising: no control characters or backslashes, no empty, "." or
     /// ".." component (nor any starting with "."), not absolute, no "~" or

@@ -494,7 +494,7 @@ final class BagReader {
         var tops = Set<String>()
         var offsets: [String: UInt64] = [:]
         for entry in directory {
-            guard let name = String(validating: entry.name, as: UTF8.self), let slash = name.firstIndex(of: "/") else { return nil }
+            guard let name = ArchiveNames.text(entry.name), let slash = name.firstIndex(of: "/") else { return nil }
             tops.insert(String(name[..<slash]))
             let inside = String(name[name.index(after: slash)...])
             if paths.contains(inside) {

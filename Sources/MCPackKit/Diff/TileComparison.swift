@@ -229,13 +229,7 @@ struct TileComparison: Sendable {
     }
 }
 
-/// A rectangle in pixels.
-struct PixelRect: Sendable, Equatable {
-    var x: Int
-    var y: Int
-    var width: Int
-    var height: Int
-
+extension PixelRect {
     func union(_ other: PixelRect) -> PixelRect {
         let x0 = min(x, other.x), y0 = min(y, other.y)
         return PixelRect(x: x0, y: y0, width: max(x + width, other.x + other.width) - x0, height: max(y + height, other.y + other.height) - y0)

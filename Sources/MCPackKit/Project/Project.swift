@@ -1,3 +1,4 @@
+import FileIO
 import Foundation
 import MCPackSchema
 
@@ -42,7 +43,7 @@ public struct Project: Sendable {
 
     /// A project-relative path as a person at the shell would type it.
     public func display(_ relative: String) -> String {
-        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.resolvingSymlinksInPath().path
+        let here = FileSystem.canonical(URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).path
         let full = url(relative).path
         return full.hasPrefix(here + "/") ? String(full.dropFirst(here.count + 1)) : full
     }
@@ -61,7 +62,7 @@ struct ProjectPaths {
     let root: URL
 
     init(root: URL) {
-        self.root = root.standardizedFileURL.resolvingSymlinksInPath()
+        self.root = FileSystem.canonical(root)
     }
 
     /// Returns the path relative to the project folder, or nil after
@@ -81,7 +82,7 @@ struct ProjectPaths {
             return nil
         }
         let url = root.appendingPathComponent(raw).standardizedFileURL
-        let resolved = url.resolvingSymlinksInPath()
+        let resolved = FileSystem.canonical(url)
         guard inside(url), inside(resolved) else {
             table.error(key, "\"\(raw)\" leads outside the project folder (\(root.path)); keep every input inside it")
             return nil

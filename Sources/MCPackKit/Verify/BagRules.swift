@@ -19,6 +19,10 @@ enum BagRules {
         let fetched = fetch(bag, decoded, version: version, &problems)
         var fetchAbsent = Set<String>()
         var payloadAlgorithms: [DigestAlgorithm] = []
+        // What Finder leaves in a folder it shows (.DS_Store, ._ files) and
+        // no manifest lists: not the sender's, so a warning, and out of the
+        // Oxum's count.
+        var finderFiles = Set<String>()
 
         let manifestNames = bag.files.keys.filter { !$0.contains("/") && $0.hasPrefix("manifest-") && $0.hasSuffix(".txt") }.sorted()
         if manifestNames.isEmpty {
@@ -50,6 +54,10 @@ enum BagRules {
             // they are and only the problems sorted, by path.
             var unlisted: [Problem] = []
             for path in payload where entries[path] == nil {
+                if BagNames.isFinderMetadata(path) {
+                    finderFiles.insert(path)
+                    continue
+                }
                 unlisted.append(Problem(path, "complete", "not listed in \(name)"))
             }
             problems += unlisted.sorted { $0.path < $1.path }
@@ -125,7 +133,10 @@ enum BagRules {
         }
         // Files fetch.txt names that are absent: their sizes are not known,
         // so the Oxum says nothing until they come.
-        if fetchAbsent.isEmpty { oxum(bag, decoded, payload: payload, &problems) }
+        for path in finderFiles.sorted() {
+            problems.append(Problem(path, "finder-metadata", "Finder's own file, which no manifest lists: left out of the check; bagit.py calls the bag invalid while it is there (remove it with `dot_clean` or `find BAG -name .DS_Store -delete`)", severity: .warning))
+        }
+        if fetchAbsent.isEmpty { oxum(bag, decoded, payload: payload.filter { !finderFiles.contains($0) }, &problems) }
         collisions(payload, &problems)
         // The section of RFC 8493 each older rule comes from, for those
         // that do not give their own.

@@ -16,7 +16,7 @@ public final class DocumentView: UIScrollView, UIScrollViewDelegate {
     public var onClauseTap: ((Clause?) -> Void)?
     /// The menu entry whose clauses are shown and can be tapped; nil shows
     /// them all.
-    public var category: Category? {
+    public var category: ClauseCategory? {
         didSet { showOverlays() }
     }
 

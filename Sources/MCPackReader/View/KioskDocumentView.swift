@@ -7,10 +7,10 @@ import UIKit
 /// category as a binding, and the tapped clause reported.
 public struct KioskDocumentView: UIViewRepresentable {
     public let bundle: KioskBundle
-    public var category: Category?
+    public var category: ClauseCategory?
     public var onClauseTap: (Clause?) -> Void
 
-    public init(bundle: KioskBundle, category: Category? = nil, onClauseTap: @escaping (Clause?) -> Void = { _ in }) {
+    public init(bundle: KioskBundle, category: ClauseCategory? = nil, onClauseTap: @escaping (Clause?) -> Void = { _ in }) {
         self.bundle = bundle
         self.category = category
         self.onClauseTap = onClauseTap

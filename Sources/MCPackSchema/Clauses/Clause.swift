@@ -12,9 +12,9 @@ public struct Clause: Sendable, Codable, Equatable {
     public var colour: String
     public var translation: String
     public var context: String
-    public var overlays: [Rect]
+    public var overlays: [PixelRect]
 
-    public init(id: String, title: String, categories: [String], colour: String, translation: String, context: String, overlays: [Rect]) {
+    public init(id: String, title: String, categories: [String], colour: String, translation: String, context: String, overlays: [PixelRect]) {
         self.id = id
         self.title = title
         self.categories = categories
@@ -32,7 +32,7 @@ public struct Clause: Sendable, Codable, Equatable {
 }
 
 /// A rectangle in master-image pixels, encoded as `[x, y, width, height]`.
-public struct Rect: Sendable, Codable, Equatable, Hashable {
+public struct PixelRect: Sendable, Codable, Equatable, Hashable {
     public var x: Int
     public var y: Int
     public var width: Int

@@ -9,10 +9,10 @@ public struct ClausesDocument: Codable, Equatable, Sendable {
     public static let path = "data/clauses.json"
 
     public var master: PixelSize
-    public var categories: [Category]
+    public var categories: [ClauseCategory]
     public var clauses: [Clause]
 
-    public init(master: PixelSize, categories: [Category], clauses: [Clause]) {
+    public init(master: PixelSize, categories: [ClauseCategory], clauses: [Clause]) {
         self.master = master
         self.categories = categories
         self.clauses = clauses
@@ -29,7 +29,7 @@ public struct ClausesDocument: Codable, Equatable, Sendable {
     /// How a clause stands in clauses.json: its overlays as objects.
     private struct Entry: Codable {
         struct Overlay: Codable {
-            var pixels: Rect
+            var pixels: PixelRect
             var fraction: [Double]
         }
 
@@ -60,7 +60,7 @@ public struct ClausesDocument: Codable, Equatable, Sendable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         master = try container.decode(PixelSize.self, forKey: .master)
-        categories = try container.decode([Category].self, forKey: .categories)
+        categories = try container.decode([ClauseCategory].self, forKey: .categories)
         clauses = try container.decode([Entry].self, forKey: .clauses).map { entry in
             Clause(id: entry.id, title: entry.title, categories: entry.categories, colour: entry.colour,
                    translation: entry.translation, context: entry.context, overlays: entry.overlays.map(\.pixels))
@@ -73,18 +73,18 @@ public struct ClausesDocument: Codable, Equatable, Sendable {
 public struct CategoriesDocument: Codable, Equatable, Sendable {
     public static let path = "data/categories.json"
 
-    public var categories: [Category]
+    public var categories: [ClauseCategory]
 
     /// Sorted by icon, as the menu shows them.
-    public init(_ categories: [Category]) {
+    public init(_ categories: [ClauseCategory]) {
         self.categories = categories.sorted { $0.icon < $1.icon }
     }
 
     private struct Numbered: Codable {
-        var category: Category
-        init(_ category: Category) { self.category = category }
+        var category: ClauseCategory
+        init(_ category: ClauseCategory) { self.category = category }
         func encode(to encoder: Encoder) throws { try category.encode(to: encoder, iconKey: "number") }
-        init(from decoder: Decoder) throws { category = try Category(from: decoder, iconKey: "number") }
+        init(from decoder: Decoder) throws { category = try ClauseCategory(from: decoder, iconKey: "number") }
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -76,9 +76,9 @@ public struct PresentationManifest: Codable, Equatable, Sendable {
         /// The canvas.
         public var source: String
         /// The rectangles, or none for the whole canvas.
-        public var rectangles: [Rect]
+        public var rectangles: [PixelRect]
 
-        public init(source: String, rectangles: [Rect] = []) {
+        public init(source: String, rectangles: [PixelRect] = []) {
             self.source = source
             self.rectangles = rectangles
         }
@@ -116,8 +116,8 @@ public struct PresentationManifest: Codable, Equatable, Sendable {
         }
 
         /// The `<rect x="" y="" width="" height=""/>` elements of `svg`, as written by `svg` above.
-        static func rectangles(in svg: String) -> [Rect] {
-            var found: [Rect] = []
+        static func rectangles(in svg: String) -> [PixelRect] {
+            var found: [PixelRect] = []
             var rest = Substring(svg)
             while let start = rest.range(of: "<rect ") {
                 let tail = rest[start.upperBound...]
@@ -128,7 +128,7 @@ public struct PresentationManifest: Codable, Equatable, Sendable {
                     if parts.count == 2 { numbers[String(parts[0])] = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) }
                 }
                 if let x = numbers["x"], let y = numbers["y"], let w = numbers["width"], let h = numbers["height"] {
-                    found.append(Rect(x: x, y: y, width: w, height: h))
+                    found.append(PixelRect(x: x, y: y, width: w, height: h))
                 }
                 rest = tail[end.upperBound...]
             }

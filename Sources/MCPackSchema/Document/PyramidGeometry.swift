@@ -47,7 +47,7 @@ public struct PyramidGeometry: Sendable, Equatable, Hashable {
 
     /// Where the tile at (column, row) lies in its level, in the level's
     /// pixels, overlap included.
-    public func tileFrame(level: Int, column: Int, row: Int) -> Rect {
+    public func tileFrame(level: Int, column: Int, row: Int) -> PixelRect {
         let size = size(ofLevel: level)
         return Self.tileFrame(column: column, row: row, tileWidth: tileSize, tileHeight: tileSize, overlap: overlap,
                               levelWidth: size.width, levelHeight: size.height)
@@ -57,9 +57,9 @@ public struct PyramidGeometry: Sendable, Equatable, Hashable {
     /// be square) in a level of `levelWidth` x `levelHeight` pixels: as
     /// dzsave cuts them and OpenSeadragon's getTileBounds places them.
     public static func tileFrame(column: Int, row: Int, tileWidth: Int, tileHeight: Int, overlap: Int,
-                                 levelWidth: Int, levelHeight: Int) -> Rect {
+                                 levelWidth: Int, levelHeight: Int) -> PixelRect {
         let x = max(column * tileWidth - overlap, 0), y = max(row * tileHeight - overlap, 0)
-        return Rect(x: x, y: y, width: min((column + 1) * tileWidth + overlap, levelWidth) - x,
+        return PixelRect(x: x, y: y, width: min((column + 1) * tileWidth + overlap, levelWidth) - x,
                     height: min((row + 1) * tileHeight + overlap, levelHeight) - y)
     }
 

@@ -4,7 +4,7 @@ import MCPackSchema
 extension CategoriesInput {
     /// Categories by number: added, removed, renamed, refiltered, or a new icon.
     static func diff(_ old: DiffSide<Record>, _ new: DiffSide<Record>, _ delta: ManifestDelta) -> [Change] {
-        func list(_ side: DiffSide<Record>) -> [Int: Category] {
+        func list(_ side: DiffSide<Record>) -> [Int: ClauseCategory] {
             let items = side.decode(CategoriesDocument.self, CategoriesDocument.path)?.categories ?? []
             return Dictionary(items.map { ($0.icon, $0) }, uniquingKeysWith: { first, _ in first })
         }

@@ -28,7 +28,7 @@ enum CategoriesInput: BundleInput {
         /// The bytes to ship: the file's own, or the PNG of it converted.
         var icons: [(number: Int, data: Data, source: SourceFile)]
         var converted: [ConvertedIcon]
-        var categories: [Category]
+        var categories: [ClauseCategory]
         var size: (width: Int, height: Int)
         var sources: [SourceRef] { icons.map { .read($0.source) } }
     }

@@ -5,7 +5,7 @@ import TOMLKit
 /// clauses.toml, typed: the categories of the side menu and the clauses
 /// with their overlays on the master scan.
 public struct ClauseFile: Sendable, Equatable {
-    public var categories: [Category]
+    public var categories: [ClauseCategory]
     public var clauses: [Clause]
     /// False when a [[category]] could not be read, so the icons cannot be
     /// matched one to one against the categories.
@@ -26,7 +26,7 @@ extension ClauseFile {
     static func read(_ source: TOMLSource, master: MasterSize?, measuredWidth: Int? = nil) -> ClauseFile {
         let root = source.rootReader
 
-        var categories: [Category] = []
+        var categories: [ClauseCategory] = []
         var categoryNames: [String: Int] = [:]
         // Every name declared, also of a category with a mistake: a clause
         // tagged with it is not told the category is undeclared.
@@ -57,7 +57,7 @@ extension ClauseFile {
                 t.error("icon", "icon \(icon) is already used by category \"\(other.name)\"; each category has its own icon")
             }
             categoryNames[name] = index
-            categories.append(Category(name: name, icon: icon, filter: filter))
+            categories.append(ClauseCategory(name: name, icon: icon, filter: filter))
         }
 
         var clauses: [Clause] = []
@@ -111,13 +111,13 @@ extension ClauseFile {
     /// rounded half up, in integers so every machine gets the same pixels.
     /// Scaling the edges rather than the width and height keeps two
     /// rectangles that touch on the copy touching on the master.
-    static func scale(_ rect: Rect, from measured: Int, to master: Int) -> Rect {
+    static func scale(_ rect: PixelRect, from measured: Int, to master: Int) -> PixelRect {
         func edge(_ v: Int) -> Int { (2 * v * master + measured) / (2 * measured) }
         let x = edge(rect.x), y = edge(rect.y)
-        return Rect(x: x, y: y, width: edge(rect.x + rect.width) - x, height: edge(rect.y + rect.height) - y)
+        return PixelRect(x: x, y: y, width: edge(rect.x + rect.width) - x, height: edge(rect.y + rect.height) - y)
     }
 
-    private static func readOverlays(_ t: TableReader, master: MasterSize?, measuredWidth: Int?) -> [Rect]? {
+    private static func readOverlays(_ t: TableReader, master: MasterSize?, measuredWidth: Int?) -> [PixelRect]? {
         guard let value = t.table["overlays"] else {
             t.error("overlays", "missing; expected 1 to \(maxOverlays) rectangles [x, y, width, height] in master pixels")
             return nil
@@ -135,7 +135,7 @@ extension ClauseFile {
             t.error("overlays", "has \(array.count) rectangles; a clause has 1 to \(maxOverlays)")
             return nil
         }
-        var rects: [Rect] = []
+        var rects: [PixelRect] = []
         var ok = true
         for (index, element) in array.enumerated() {
             let label = "rectangle \(index + 1)"
@@ -146,7 +146,7 @@ extension ClauseFile {
                 ok = false
                 continue
             }
-            var rect = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+            var rect = PixelRect(x: v[0], y: v[1], width: v[2], height: v[3])
             var shown = "\(v)"
             // A number past Int32 cannot be a pixel of any copy, and scaling
             // it could overflow; unscaled, the check below reports it.

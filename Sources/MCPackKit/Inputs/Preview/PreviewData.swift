@@ -78,10 +78,10 @@ struct PreviewData: Codable, Equatable {
 
     /// A category of the menu and its icon's path relative to the page.
     struct ShownCategory: Codable, Equatable {
-        var category: Category
+        var category: ClauseCategory
         var icon: String
 
-        init(_ category: Category) {
+        init(_ category: ClauseCategory) {
             self.category = category
             icon = "../" + AssetCatalog.categoryImagePath(category.icon)
         }
@@ -89,7 +89,7 @@ struct PreviewData: Codable, Equatable {
         func encode(to encoder: Encoder) throws { try category.encode(to: encoder, iconKey: "number", extra: ["icon": icon]) }
 
         init(from decoder: Decoder) throws {
-            category = try Category(from: decoder, iconKey: "number")
+            category = try ClauseCategory(from: decoder, iconKey: "number")
             icon = try decoder.container(keyedBy: AnyKey.self).decode(String.self, forKey: AnyKey("icon"))
         }
     }

@@ -7,7 +7,7 @@ import Testing
 /// The category input's verify stage, in process.
 @Suite struct CategoriesStagesTests {
     @Test func iconsMatchTheList() {
-        let list = JSON.encode(CategoriesDocument([Category(name: "Key", icon: 1), Category(name: "All", icon: 2, filter: "all")]))
+        let list = JSON.encode(CategoriesDocument([ClauseCategory(name: "Key", icon: 1), ClauseCategory(name: "All", icon: 2, filter: "all")]))
         #expect(String(decoding: list, as: UTF8.self).contains(#""filter" : null"#), "a category with no filter says so")
         var files = ["data/categories.json": list, "data/" + AssetCatalog.categoryImagePath(1): Data(), "data/" + AssetCatalog.categoryImagePath(2): Data()]
         #expect(CategoriesInput.verify(nil, in: DocumentStagesTests.bag(files)).isEmpty)
@@ -20,7 +20,7 @@ import Testing
     /// A bag made before the catalog, with categories/1.png ... N.png,
     /// still verifies.
     @Test func aBagOfTheEarlierLayoutIsCheckedAsItWasMade() {
-        let list = JSON.encode(CategoriesDocument([Category(name: "Key", icon: 1), Category(name: "All", icon: 2, filter: "all")]))
+        let list = JSON.encode(CategoriesDocument([ClauseCategory(name: "Key", icon: 1), ClauseCategory(name: "All", icon: 2, filter: "all")]))
         var files = ["data/categories.json": list, "data/categories/1.png": Data(), "data/categories/2.png": Data()]
         #expect(CategoriesInput.verify(nil, in: DocumentStagesTests.bag(files)).isEmpty)
         files["data/categories/2.png"] = nil

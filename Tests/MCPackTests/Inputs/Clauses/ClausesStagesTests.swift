@@ -7,9 +7,9 @@ import Testing
 /// written in code.
 @Suite struct ClausesStagesTests {
     static func document(_ translation: String, overlay: [Int] = [10, 20, 30, 40]) -> ClausesDocument {
-        var file = ClauseFile(categories: [Category(name: "Justice", icon: 1, filter: nil)], clauses: [])
+        var file = ClauseFile(categories: [ClauseCategory(name: "Justice", icon: 1, filter: nil)], clauses: [])
         file.clauses.append(Clause(id: "39", title: "No free man", categories: ["Justice"], colour: "#8B1E1E",
-                                   translation: translation, context: "", overlays: [Rect(x: overlay[0], y: overlay[1], width: overlay[2], height: overlay[3])]))
+                                   translation: translation, context: "", overlays: [PixelRect(x: overlay[0], y: overlay[1], width: overlay[2], height: overlay[3])]))
         return ClausesDocument(master: PixelSize(width: 600, height: 400), categories: file.categories, clauses: file.clauses)
     }
 

@@ -29,14 +29,14 @@ import Testing
 
     @Test func edgesAreScaledAndRoundedHalfUp() {
         // 8,000 px copy of a 34,000 px master: x 4.25.
-        #expect(ClauseFile.scale(Rect(x: 100, y: 200, width: 300, height: 24), from: 8000, to: 34_000).values == [425, 850, 1275, 102])
+        #expect(ClauseFile.scale(PixelRect(x: 100, y: 200, width: 300, height: 24), from: 8000, to: 34_000).values == [425, 850, 1275, 102])
         // x 1.5: 1 -> 1.5 -> 2 (half up), 3 -> 4.5 -> 5, so the width is 3.
-        #expect(ClauseFile.scale(Rect(x: 1, y: 1, width: 2, height: 1), from: 400, to: 600).values == [2, 2, 3, 1])
+        #expect(ClauseFile.scale(PixelRect(x: 1, y: 1, width: 2, height: 1), from: 400, to: 600).values == [2, 2, 3, 1])
         // x 2.4: 3 -> 7.2 -> 7, 14 -> 33.6 -> 34 (width 27), 7 -> 16.8 -> 17, 20 -> 48 (height 31).
-        #expect(ClauseFile.scale(Rect(x: 3, y: 7, width: 11, height: 13), from: 250, to: 600).values == [7, 17, 27, 31])
+        #expect(ClauseFile.scale(PixelRect(x: 3, y: 7, width: 11, height: 13), from: 250, to: 600).values == [7, 17, 27, 31])
         // Two rectangles that touch on the copy touch on the master.
-        let left = ClauseFile.scale(Rect(x: 3, y: 7, width: 11, height: 13), from: 250, to: 600)
-        let right = ClauseFile.scale(Rect(x: 14, y: 7, width: 5, height: 13), from: 250, to: 600)
+        let left = ClauseFile.scale(PixelRect(x: 3, y: 7, width: 11, height: 13), from: 250, to: 600)
+        let right = ClauseFile.scale(PixelRect(x: 14, y: 7, width: 5, height: 13), from: 250, to: 600)
         #expect(left.x + left.width == right.x)
     }
 

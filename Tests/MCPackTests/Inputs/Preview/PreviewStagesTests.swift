@@ -7,12 +7,12 @@ import Testing
 /// rendered from the built-in templates into a bag made in code.
 @Suite struct PreviewStagesTests {
     static let file = ClauseFile(
-        categories: [Category(name: "Justice", icon: 1, filter: nil), Category(name: "All", icon: 2, filter: "all")],
+        categories: [ClauseCategory(name: "Justice", icon: 1, filter: nil), ClauseCategory(name: "All", icon: 2, filter: "all")],
         clauses: [
             Clause(id: "39", title: "No free man", categories: ["Justice"], colour: "#8B1E1EB3", translation: "No free man shall be seized.",
-                   context: "Still law.", overlays: [Rect(x: 10, y: 20, width: 300, height: 24)]),
+                   context: "Still law.", overlays: [PixelRect(x: 10, y: 20, width: 300, height: 24)]),
             Clause(id: "40", title: "To no one will we sell right", categories: ["Justice"], colour: "#1E3A8B", translation: "To no one.",
-                   context: "Also still law.", overlays: [Rect(x: 130, y: 44, width: 400, height: 24), Rect(x: 10, y: 70, width: 50, height: 20)]),
+                   context: "Also still law.", overlays: [PixelRect(x: 130, y: 44, width: 400, height: 24), PixelRect(x: 10, y: 70, width: 50, height: 20)]),
         ])
     static let pyramid = PyramidLayout(name: "master", kind: .deepZoom, width: 600, height: 400, tileSize: 254, overlap: 1, tileFormat: "jpeg")
 

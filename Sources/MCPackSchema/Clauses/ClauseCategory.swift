@@ -4,7 +4,7 @@ import Foundation
 /// of the two filters ("all", "none") that tag no clause. clauses.json,
 /// categories.json and the preview page each write it in their own shape
 /// (`encode(to:iconKey:extra:)`), but it is this one type.
-public struct Category: Sendable, Codable, Equatable, Hashable {
+public struct ClauseCategory: Sendable, Codable, Equatable, Hashable {
     public var name: String
     /// The number of its icon: the project's <icon>.png, the catalog's
     /// image `Category<icon>`.
