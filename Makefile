@@ -2,22 +2,39 @@
 # Both install what is missing first (scripts/install-deps.sh).
 
 SWIFT ?= swift
-# libarchive and OpenSSL are keg-only in Homebrew; let pkg-config find them.
-ifeq ($(shell uname -s),Darwin)
-export PKG_CONFIG_PATH := $(shell brew --prefix libarchive 2>/dev/null)/lib/pkgconfig:$(shell brew --prefix openssl@3 2>/dev/null)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+UNAME := $(shell uname -s)
+# libarchive and OpenSSL are keg-only in Homebrew (macOS has its own), so
+# their .pc files are not where pkg-config looks: point it at them. (SwiftPM
+# also looks in opt/FORMULA/lib/pkgconfig for each .brew provider that
+# Package.swift names; this covers pkg-config run any other way.)
+# `make env` prints these for a shell that runs swift build itself.
+ifeq ($(UNAME),Darwin)
+BREW_PREFIX := $(shell brew --prefix 2>/dev/null)
+ifneq ($(BREW_PREFIX),)
+KEG_PKG_CONFIG_PATH := $(BREW_PREFIX)/opt/libarchive/lib/pkgconfig:$(BREW_PREFIX)/opt/openssl@3/lib/pkgconfig
+export PKG_CONFIG_PATH := $(KEG_PKG_CONFIG_PATH)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+endif
 # Where pipx links bagit.py (scripts/install-deps.sh --test installs it so).
-export PATH := $(or $(PIPX_BIN_DIR),$(HOME)/.local/bin):$(PATH)
+PIPX_BIN := $(or $(PIPX_BIN_DIR),$(HOME)/.local/bin)
+export PATH := $(PIPX_BIN):$(PATH)
 endif
 
 RELEASE_BIN := .build/release/mcpack
 # On Linux the release binary carries Swift's runtime and Foundation in
 # itself: it runs where no Swift is installed, and starts sooner, with no
 # Swift libraries for the dynamic loader to find and bind.
-ifeq ($(shell uname -s),Linux)
+ifeq ($(UNAME),Linux)
 STATIC_STDLIB := --static-swift-stdlib
 endif
 
-.PHONY: all deps build test demo bench fuzz campaign crash-safety assets preview-screenshot measure-screenshot diff-screenshot clean help stage install uninstall dist
+# bench, fuzz and crash-safety run on Linux only (they read /proc, time with
+# GNU time, ...): elsewhere their script says so and exits 2, before any
+# build, so mcpack is built for them on Linux only.
+ifeq ($(UNAME),Linux)
+LINUX_BUILD := build
+endif
+
+.PHONY: all deps build test demo env bench fuzz campaign crash-safety assets preview-screenshot measure-screenshot diff-screenshot clean help stage install uninstall dist
 
 all: build
 
@@ -25,10 +42,11 @@ help:
 	@echo "make demo    install what is missing, build mcpack, build the example bundle, verify it"
 	@echo "make test    install what is missing, run every test"
 	@echo "make build   build mcpack (release) into $(RELEASE_BIN)"
-	@echo "make bench   time mcpack against vips/bagit.py/zip/sha256sum/diff on a 34,000 px master (minutes)"
+	@echo "make env     on a Mac, the exports swift build and swift test need when run by hand: eval \"\$$(make -s env)\""
+	@echo "make bench   time mcpack against vips/bagit.py/zip/sha256sum/diff on a 34,000 px master (minutes; Linux)"
 	@echo "make fuzz    run each libFuzzer target for FUZZ_SECONDS (default 120) seeded from the example (Linux)"
 	@echo "make campaign      damage the example archive at random (seeded); count what verify detects and misses"
-	@echo "make crash-safety  SIGKILL mcpack build at random moments on the benchmark master; check archives and cache (~6 min)"
+	@echo "make crash-safety  SIGKILL mcpack build at random moments on the benchmark master; check archives and cache (~6 min; Linux)"
 	@echo "make assets  regenerate the example project's images (needs Python with Pillow)"
 	@echo "make preview-screenshot  remake docs/preview.png, the README's picture of the example's preview page"
 	@echo "make measure-screenshot  remake docs/measure.png, the README's picture of the preview page's Measure mode"
@@ -59,16 +77,28 @@ demo: build
 	$(RELEASE_BIN) verify
 	cd dist && if command -v sha256sum >/dev/null; then sha256sum -c *.sha256; else shasum -a 256 -c *.sha256; fi
 
-bench: build
+# What `swift build` and `swift test` need on a Mac when run by hand, not
+# through make: eval "$(make -s env)" in that shell. Linux needs nothing.
+env:
+ifeq ($(UNAME),Darwin)
+	@[ -n "$(BREW_PREFIX)" ] || { echo 'make env: no brew on PATH; install Homebrew (https://brew.sh), then make deps' >&2; exit 1; }
+	@echo '# mcpack: Homebrew'"'"'s keg-only libarchive and OpenSSL for pkg-config; pipx'"'"'s bin (bagit.py) for swift test'
+	@echo 'export PKG_CONFIG_PATH="$(PKG_CONFIG_PATH)"'
+	@echo 'export PATH="$(PIPX_BIN):$$PATH"'
+else
+	@echo '# mcpack: nothing to set on $(UNAME); pkg-config finds the system packages'
+endif
+
+bench: $(LINUX_BUILD)
 	bash scripts/bench.sh
 
-fuzz: build
+fuzz: $(LINUX_BUILD)
 	bash scripts/fuzz.sh
 
 campaign: build
 	python3 scripts/campaign.py
 
-crash-safety: build
+crash-safety: $(LINUX_BUILD)
 	bash scripts/crash-safety.sh
 
 assets:
@@ -93,7 +123,7 @@ diff-screenshot: build
 PREFIX ?= /usr/local
 STAGE := .build/install/stage
 VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/MCPackKit/Support/Version.swift)
-PLATFORM := $(shell uname -s | tr A-Z a-z)-$(shell uname -m)
+PLATFORM := $(shell echo $(UNAME) | tr A-Z a-z)-$(shell uname -m)
 
 $(RELEASE_BIN): Package.swift $(shell find Sources Templates Plugins -type f)
 	$(MAKE) build
@@ -113,7 +143,10 @@ uninstall: | $(STAGE)/bin/mcpack
 
 # Staged afresh, so the man pages carry this SOURCE_DATE_EPOCH (default: the
 # last commit's date), as the tarball's entries do.
+# install-deps.sh first: on a Mac the tarball needs GNU tar (gnu-tar, one of
+# the build dependencies there), which a binary built before it may predate.
 dist: $(RELEASE_BIN)
+	@scripts/install-deps.sh
 	scripts/install.sh stage $(RELEASE_BIN) $(STAGE)
 	scripts/install.sh dist $(STAGE) dist/mcpack-$(VERSION)-$(PLATFORM).tar.gz
 

@@ -34,16 +34,12 @@ have() {
   esac
 }
 
-# need COMMAND PACKAGE [FORMULA]: installs Debian's PACKAGE (Homebrew's
-# FORMULA on macOS) when COMMAND is not on PATH (or, given a path, when that
-# file is missing), or says how to.
+# need COMMAND PACKAGE: installs Debian's PACKAGE when COMMAND is not on PATH
+# (or, given a path, when that file is missing), or says how to. (bench.sh
+# and crash-safety.sh run on Linux only.)
 need() {
   have "$1" && return
-  if [ "$(uname -s)" = Darwin ]; then
-    command -v brew >/dev/null 2>&1 || die "$1 is missing: install it with Homebrew (brew install ${3:-$2})"
-    say "installing ${3:-$2} with Homebrew"
-    brew install "${3:-$2}"
-  elif ! command -v apt-get >/dev/null 2>&1; then
+  if ! command -v apt-get >/dev/null 2>&1; then
     die "$1 is missing: install the package that has it ($2 on Debian), then run again"
   elif [ "$(id -u)" -ne 0 ] && ! sudo -n true 2>/dev/null; then
     die "$1 is missing: run 'sudo apt-get install $2' (this script is not root and sudo asks for a password)"
@@ -51,7 +47,7 @@ need() {
     apt_install "$2"
   fi
   hash -r
-  have "$1" || die "$1 is still missing after installing ${3:-$2}"
+  have "$1" || die "$1 is still missing after installing $2"
 }
 
 # --- the benchmark master ---------------------------------------------------

@@ -7,8 +7,8 @@
 #   peak RSS        one more cold run of each, under GNU time
 #   16-bit TIFF     mcpack's cold build and peak RSS again, on the master
 #                   converted to a 16-bit Adobe RGB (1998) TIFF (strip, LZW),
-#                   side by side with the sRGB JPEG's (Linux only: the
-#                   profile is Debian's icc-profiles-free); the TIFF is kept
+#                   side by side with the sRGB JPEG's (the profile is
+#                   Debian's icc-profiles-free); the TIFF is kept
 #                   in bench/cache/ (about 4 GB at full size, 80% of its
 #                   4.9 GB of pixels), made once in about 2 minutes
 #   vs dzsave       mcpack's cold build and vips dzsave alone, in turn, each
@@ -38,7 +38,18 @@
 #                              twice the width and height (68,000 x 48,000 px;
 #                              made once, several GB under bench/cache/)
 #   BENCH_LARGE_RUNS           runs of each side on it (default 1)
+#
+# Linux only (Debian or Ubuntu): it reads /proc (the split of the peak, the
+# CPU's name), times with GNU time, installs what it lacks with apt (hyperfine,
+# libvips-tools, the DejaVu font the master is drawn with, icc-profiles-free),
+# copies with GNU dd's conv=fsync, and its figures and targets are those of
+# the Linux benchmark machine.
 set -euo pipefail
+
+if [ "$(uname -s)" != Linux ]; then
+  echo "bench.sh: needs Linux (/proc, GNU time, apt for its tools and fonts); on a Mac run it in a Linux container or VM" >&2
+  exit 2
+fi
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -59,20 +70,15 @@ case "$width$height$runs" in *[!0-9]*) die "BENCH_WIDTH, BENCH_HEIGHT and BENCH_
 # --- tools ------------------------------------------------------------------
 
 need hyperfine hyperfine
-need vips libvips-tools vips
+need vips libvips-tools
 need zip zip
 need python3 python3
 need sha256sum coreutils
-if [ "$(uname -s)" = Darwin ]; then need gtime time gnu-time; gnu_time=gtime
-else need /usr/bin/time time; gnu_time=/usr/bin/time; fi
+need /usr/bin/time time
+gnu_time=/usr/bin/time
 [ -f "$fontfile" ] || apt_install fonts-dejavu-core
 adobe_skip=""  # why the 16-bit Adobe RGB TIFF rows are left out, if they are
-if [ "$(uname -s)" = Darwin ]; then
-  adobe_skip="on macOS: its profile, compatibleWithAdobeRGB1998.icc, comes from Debian's icc-profiles-free package, which Homebrew does not have; run make bench on Linux for them"
-  say "16-bit Adobe RGB TIFF rows left out $adobe_skip"
-else
-  need "$adobe_profile" icc-profiles-free
-fi
+need "$adobe_profile" icc-profiles-free
 if ! command -v bagit.py >/dev/null 2>&1; then
   say "installing bagit (bagit.py) from PyPI"
   python3 -m pip install --quiet --disable-pip-version-check bagit 2>/dev/null \
@@ -268,9 +274,8 @@ hf verify --warmup 1 \
 startup=()
 cc=$(command -v cc || command -v clang || true)
 if [ -n "$cc" ]; then
-  as_needed="-Wl,--no-as-needed"; [ "$(uname -s)" != Darwin ] || as_needed=""
   # shellcheck disable=SC2046  # pkg-config's flags are words
-  printf 'int main(void) { return 0; }\n' | "$cc" -x c - -o "$run/empty-with-libvips" $as_needed $(pkg-config --libs vips)
+  printf 'int main(void) { return 0; }\n' | "$cc" -x c - -o "$run/empty-with-libvips" -Wl,--no-as-needed $(pkg-config --libs vips)
   startup=(-n "an empty program linked with libvips" "'$run/empty-with-libvips'")
 else
   say "no C compiler (cc, clang): the start-up floor of diff is left out"
@@ -305,7 +310,7 @@ rm -rf "$trash" "$run"
 # --- the report ---------------------------------------------------------------
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
-[ -n "$cpu" ] || cpu=$(sysctl -n machdep.cpu.brand_string 2>/dev/null || uname -m)
+[ -n "$cpu" ] || cpu=$(uname -m)
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -z "$(git status --porcelain -- Sources Package.swift 2>/dev/null)" ] || commit="$commit (with uncommitted changes to Sources/ or Package.swift)"
 machine="$(getconf _NPROCESSORS_ONLN) cores, $cpu"

@@ -95,6 +95,15 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+# Linux only, and said before anything else (all above runs in macOS's own
+# bash 3.2, so --help works there): it reads /proc (a build's state, the
+# load, CPU time), holds bench/cache/.lock with flock, and uses GNU stat,
+# sed, find and date, and bash 5 (associative arrays, EPOCHREALTIME).
+if [ "$(uname -s)" != Linux ]; then
+  echo "crash-safety.sh: needs Linux (/proc, flock, GNU stat/sed/find/date, bash 5); on a Mac run it in a Linux container or VM" >&2
+  exit 2
+fi
+
 say() { printf 'crash-safety: %s\n' "$*" >&2; }
 die() { say "error: $*"; [ -z "${logs:-}" ] || [ ! -d "$logs" ] || say "logs: $logs"; exit 2; }
 

@@ -38,8 +38,10 @@ if [ "${1:-}" = "--total" ]; then
   exit 0
 fi
 
+# Linux only: -sanitize=fuzzer needs libFuzzer, which swift.org's Linux
+# toolchains ship and Xcode's does not. (--total, above, runs anywhere.)
 if [ "$(uname -s)" != Linux ]; then
-  echo "make fuzz needs libFuzzer, which ships with the swift.org toolchains for Linux" >&2
+  echo "fuzz.sh: needs Linux (libFuzzer, which swift.org's Linux toolchains ship and Xcode's does not); on a Mac run it in a Linux container or VM" >&2
   exit 2
 fi
 

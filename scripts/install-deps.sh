@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Installs what mcpack needs to build and test, and only what is missing:
 # the C libraries (libvips, Little CMS, libarchive, OpenSSL, zlib) with
-# pkg-config, and for the tests bagit.py (PyPI's bagit), zstd, man-db,
-# minisign, ssh-keygen (openssh-client) and a free Adobe RGB compatible
-# colour profile; Chromium (Debian's, else
-# Playwright's own) and the Python tools in Tests/Python/requirements.txt
-# (scripts/test-python.sh). Debian/Ubuntu through apt,
-# macOS through Homebrew. The Swift toolchain itself is not installed here.
+# pkg-config (on macOS also GNU tar, which `make dist` needs), and for the
+# tests bagit.py (PyPI's bagit), zstd, man-db, minisign, ssh-keygen
+# (openssh-client) and a free Adobe RGB compatible colour profile; Chromium
+# (Debian's, else Playwright's own), Python 3.12 and the Python tools in
+# Tests/Python/requirements.txt (scripts/test-python.sh). Debian/Ubuntu
+# through apt, macOS through Homebrew. The Swift toolchain itself is not
+# installed here.
+#
+# Runs under macOS's own bash 3.2 too: no mapfile, associative arrays or
+# ${var,,}, and no "${array[@]}" that may be empty under set -u.
 set -euo pipefail
 
 want_tests=0
@@ -15,7 +19,7 @@ want_tests=0
 say() { printf 'install-deps: %s\n' "$*" >&2; }
 
 if ! command -v swift >/dev/null 2>&1; then
-  say "no Swift toolchain on PATH; install Swift 6 from swift.org (or Xcode on macOS) first"
+  say "no Swift toolchain on PATH; install Swift 6.1 or later from swift.org (or Xcode 16.3 or later on macOS) first"
   exit 1
 fi
 
@@ -74,15 +78,32 @@ Linux)
   fi
   ;;
 Darwin)
-  for formula in pkg-config vips little-cms2 libarchive openssl@3; do
-    brew list --versions "$formula" >/dev/null 2>&1 || { say "brew install $formula"; brew install "$formula"; }
-  done
+  command -v brew >/dev/null 2>&1 || { say "no brew on PATH; install Homebrew (https://brew.sh) first"; exit 1; }
+  # Formula names as `brew list` prints them: pkgconf is what Homebrew's
+  # pkg-config alias installs (a pkg-config on PATH will do). gnu-tar: `make
+  # dist` writes the tarball with GNU tar (as gtar; macOS's tar is bsdtar),
+  # and the tests read GNU tar's listing.
+  formulae="vips little-cms2 libarchive openssl@3 gnu-tar"
+  command -v pkg-config >/dev/null 2>&1 || formulae="pkgconf $formulae"
   if [ $want_tests = 1 ]; then
-    # gnu-tar: the tests read GNU tar's listing (as gtar; macOS's tar is bsdtar).
-    for formula in zstd gnu-tar minisign; do
-      brew list --versions "$formula" >/dev/null 2>&1 || { say "brew install $formula"; brew install "$formula"; }
-    done
+    # python@3.12: scripts/test-python.sh needs Python 3.12 or later and
+    # takes python3.12 first, the version Linux CI runs (Ubuntu 24.04's).
+    formulae="$formulae zstd minisign"
+    command -v python3.12 >/dev/null 2>&1 || formulae="$formulae python@3.12"
   fi
+  installed="$(brew list --formula -1 2>/dev/null || true)"
+  wanted=""
+  for formula in $formulae; do
+    grep -Fqx -- "$formula" <<<"$installed" || wanted="$wanted $formula"
+  done
+  if [ -n "$wanted" ]; then
+    say "brew install$wanted"
+    # shellcheck disable=SC2086  # one word per formula
+    brew install $wanted
+  fi
+  ;;
+*)
+  say "$(uname -s) is neither Linux (apt) nor macOS (Homebrew): install libvips, Little CMS, libarchive, OpenSSL, zlib and pkg-config yourself"
   ;;
 esac
 

@@ -20,7 +20,13 @@
 #
 # Dates: the man pages' date and the tarball's mtimes are SOURCE_DATE_EPOCH,
 # else the last commit's date, so the same source gives the same bytes.
+#
+# On a Mac (under its own bash 3.2 too): the copies through tar are macOS's
+# bsdtar, which COPYFILE_DISABLE keeps from carrying extended attributes
+# (as ._ files); the tarball itself is written by GNU tar (gtar, Homebrew's
+# gnu-tar, which scripts/install-deps.sh installs there).
 set -euo pipefail
+export COPYFILE_DISABLE=1
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 say() { printf 'install.sh: %s\n' "$*" >&2; }
@@ -157,7 +163,7 @@ dist() {
   chmod 755 "$tmp/$top/bin/mcpack"
   local gnutar=tar
   command -v gtar >/dev/null 2>&1 && gnutar=gtar
-  "$gnutar" --version 2>/dev/null | grep -q 'GNU tar' || die "dist needs GNU tar (brew install gnu-tar on macOS)"
+  "$gnutar" --version 2>/dev/null | grep 'GNU tar' >/dev/null || die "dist needs GNU tar (brew install gnu-tar on macOS; scripts/install-deps.sh does)"
   mkdir -p "$(dirname "$tarball")"
   (cd "$tmp" && find "$top" -print0 | LC_ALL=C sort -z |
     "$gnutar" --null --no-recursion -T - --format=gnu --numeric-owner --owner=0 --group=0 \
