@@ -1,0 +1,117 @@
+import Foundation
+import MCPackReader
+import SwiftUI
+
+/// The scan once the bundle is known good; before that, what is happening
+/// or what is wrong, in words a person installing the kiosk can act on.
+struct RootView: View {
+    @ObservedObject var model: KioskModel
+
+    var body: some View {
+        switch model.phase {
+        case .opening:
+            ProgressView()
+        case let .missing(searched):
+            MissingBundleView(searched: searched)
+        case let .unreadable(folder, reason):
+            MessageView(title: "The bundle cannot be opened", lines: [reason, "Folder: \(folder.path(percentEncoded: false))"])
+        case let .verifying(bundle, done, total):
+            VerifyingView(title: bundle.title, done: done, total: total)
+        case let .damaged(bundle, problems):
+            DamagedView(bundle: bundle, problems: problems, model: model)
+        case let .ready(bundle):
+            KioskScreen(bundle: bundle, icons: model.icons)
+        }
+    }
+}
+
+struct VerifyingView: View {
+    let title: String
+    let done: Int
+    let total: Int
+
+    var body: some View {
+        VStack(spacing: 16) {
+            Text(title).font(.title)
+            // The manifest is read before the first file is counted: until
+            // then the total is unknown, and 0 of 1 says "started".
+            ProgressView(value: Double(done), total: Double(max(total, 1)))
+                .frame(maxWidth: 480)
+            Text(total == 0 ? "Reading the manifest" : "Checking file \(done) of \(total)")
+                .font(.callout.monospacedDigit())
+                .foregroundStyle(.secondary)
+        }
+        .padding()
+    }
+}
+
+struct MissingBundleView: View {
+    let searched: [URL]
+
+    var body: some View {
+        MessageView(title: "No bundle found", lines: lines)
+    }
+
+    private var lines: [String] {
+        var lines = [
+            "This app shows a bundle built by mcpack. Run “make demo” at the repository’s root, which writes dist/magna-carta-1.0.0.zip, then either:",
+            "• unzip it into Examples/Kiosk/Bundle/ (so that Bundle/magna-carta-1.0.0/bagit.txt exists) and build and run again, or",
+            "• copy the unzipped magna-carta-1.0.0 folder into this app’s Application Support/Bundles/ folder and launch again.",
+            "Looked in:",
+        ]
+        lines += searched.map { $0.path(percentEncoded: false) }
+        return lines
+    }
+}
+
+struct DamagedView: View {
+    let bundle: KioskBundle
+    let problems: [BundleProblem]
+    let model: KioskModel
+
+    // Enough to see the pattern (one file, or a whole folder); the rest
+    // are counted.
+    private static let shown = 20
+
+    var body: some View {
+        VStack(spacing: 20) {
+            MessageView(title: "\(bundle.title) \(bundle.version) failed verification", lines: lines)
+            HStack(spacing: 16) {
+                Button("Verify again") { Task { await model.verify(bundle) } }
+                    .buttonStyle(.borderedProminent)
+                Button("Show it anyway") { model.showAnyway(bundle) }
+                    .buttonStyle(.bordered)
+            }
+        }
+        .padding()
+    }
+
+    private var lines: [String] {
+        var lines = problems.prefix(Self.shown).map(\.description)
+        if problems.count > Self.shown {
+            lines.append("and \(problems.count - Self.shown) more")
+        }
+        lines.append("Replace the bundle with a fresh copy of the archive (check the archive first with “mcpack verify”).")
+        return lines
+    }
+}
+
+struct MessageView: View {
+    let title: String
+    let lines: [String]
+
+    var body: some View {
+        ScrollView {
+            VStack(alignment: .leading, spacing: 12) {
+                Text(title).font(.title.weight(.semibold))
+                ForEach(lines.indices, id: \.self) { index in
+                    // Verbatim: a path is not Markdown. Selectable: paths
+                    // and commands are meant to be copied.
+                    Text(verbatim: lines[index]).textSelection(.enabled)
+                }
+            }
+            .frame(maxWidth: 720, alignment: .leading)
+            .padding(32)
+        }
+    }
+}
