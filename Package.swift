@@ -6,7 +6,7 @@ let package = Package(
     // Floors chosen on purpose (README, "Platforms"): macOS 14, the oldest
     // macOS Homebrew still bottles libvips and libarchive for; iOS 16 for
     // MCPackReader, the library the kiosk app links, which uses nothing
-    // newer.
+    // newer (PlatformTests holds every use of a newer API to #available).
     // Tools 6.1: Swift Testing's #expect(throws:) returning the error.
     platforms: [.macOS(.v14), .iOS(.v16)],
     products: [
@@ -31,7 +31,10 @@ let package = Package(
         .systemLibrary(
             name: "CVips",
             pkgConfig: "vips",
-            providers: [.apt(["libvips-dev"]), .brew(["vips"])]
+            // libarchive too: Homebrew's vips.pc requires it, and it is
+            // keg-only; SwiftPM looks in each .brew provider's own
+            // pkgconfig folder, so swift build and Xcode find it unaided.
+            providers: [.apt(["libvips-dev"]), .brew(["vips", "libarchive"])]
         ),
         .systemLibrary(
             name: "CArchive",
@@ -147,6 +150,11 @@ let package = Package(
         // What an app writes: a test that imports MCPackReader alone and
         // names every type of its API through it.
         .testTarget(name: "ReaderAPITests", dependencies: ["MCPackReader"]),
+
+        // The package as Apple's compilers see it, checked from Linux: no
+        // top-level name that Apple's SDKs export, no API newer than the
+        // floors without #available. Reads the sources; depends on nothing.
+        .testTarget(name: "PlatformTests", path: "Tests/PlatformTests", exclude: ["AppleNames", "Floors"]),
 
         // Bench-only (scripts/bench.sh): the reader's peak memory verifying
         // a bundle, and the tiles' decoded bytes on the iPad screens.

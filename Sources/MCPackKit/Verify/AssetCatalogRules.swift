@@ -14,11 +14,23 @@ import Imaging
 /// - `catalog-appearances`: appearances are luminosity light, dark or
 ///   tinted, at most one entry per slot and appearance, and the app icon's
 ///   dark and tinted entries are its universal 1024 pt ones;
-/// - `catalog-tinted`: a tinted picture is greyscale;
-/// - `catalog-alpha`: no alpha where Apple forbids it (the app icon's
-///   default and tinted appearances, the App Store icon).
+/// - `catalog-tinted`: a tinted picture is grey: one band, or RGB whose
+///   every pixel has red, green and blue within `greyTolerance`;
+/// - `catalog-alpha`: no alpha channel where Apple forbids it (the app
+///   icon's default and tinted appearances, the App Store icon), whether
+///   it shows through or not.
 enum AssetCatalogRules {
     static let root = "data/\(AssetCatalog.folder)/"
+
+    /// How far apart, in 8-bit levels, a tinted picture's red, green and
+    /// blue may be in one pixel and the picture still count as grey: a
+    /// grey saved as RGB through a colour conversion (an ICC transform, a
+    /// wide-gamut document exported to sRGB) can round its channels a
+    /// level apart. Two levels move a grey by 0.7 to 1.9 CIE76 ΔE (light
+    /// to dark, green the most), under the 2.3 taken as just noticeable,
+    /// so nothing accepted shows a tint; a coloured picture is tens of
+    /// levels apart.
+    static let greyTolerance = 2.0
 
     static func check(_ bag: BagView) -> [Problem] {
         let paths = bag.files.keys.filter { $0.hasPrefix(root) }.sorted()
@@ -78,7 +90,7 @@ enum AssetCatalogRules {
             if appearance.count > 1 {
                 problems.append(Problem(contentsPath, "catalog-appearances", "\(entry) has \(appearance.count) appearances; an entry has one"))
             }
-            let slot = [image.idiom ?? "", image.platform ?? "", image.size ?? "", image.scale ?? "", image.appearanceName].joined(separator: "|")
+            let slot = image.variantKey + "|" + (image.scale ?? "")
             if !slots.insert(slot).inserted {
                 problems.append(Problem(contentsPath, "catalog-appearances", "\(entry) repeats the slot of an earlier entry (\(describe(image)))"))
             }
@@ -123,7 +135,7 @@ enum AssetCatalogRules {
             } else {
                 // An image set: each scale is that multiple of the @1x, to
                 // within the rounding of making the smaller from the larger.
-                let key = image.appearanceName + "|" + (image.idiom ?? "")
+                let key = image.variantKey
                 if scale == 1 {
                     base[key] = (picture.width, picture.height)
                 } else if let one = base[key], abs(one.width * scale - picture.width) >= scale || abs(one.height * scale - picture.height) >= scale {
@@ -132,18 +144,44 @@ enum AssetCatalogRules {
                 }
             }
             let appearanceName = image.appearanceName
-            if appearanceName == "tinted" && picture.bands > 2 {
-                problems.append(Problem(file, "catalog-tinted", "has \(picture.bands) colour bands; a tinted icon is greyscale"))
+            if appearanceName == "tinted", let problem = notGrey(picture) {
+                problems.append(Problem(file, "catalog-tinted", problem))
             }
             if appIcon && picture.hasAlpha && (appearanceName == "default" || appearanceName == "tinted" || image.idiom == "ios-marketing") {
-                let why = appearanceName == "tinted" ? "the tinted icon is an opaque grey picture" : "the App Store rejects an icon with transparency (ITMS-90717)"
-                problems.append(Problem(file, "catalog-alpha", "has an alpha channel; \(why)"))
+                problems.append(Problem(file, "catalog-alpha", alphaProblem(picture, tinted: appearanceName == "tinted")))
             }
         }
         for file in bag.files.keys.sorted() where file.hasPrefix(folder + "/") && file != contentsPath && !named.contains(file) {
             problems.append(Problem(file, "catalog-contents", "not named in \((folder as NSString).lastPathComponent)/Contents.json; Xcode warns of unassigned files"))
         }
         return problems
+    }
+
+    /// Why a tinted picture is not grey, or nil when it is.
+    static func notGrey(_ picture: Image) -> String? {
+        guard picture.bands > 2 else { return nil }
+        guard let difference = try? picture.largestChannelDifference() else {
+            return "has \(picture.bands) colour bands whose pixels cannot be read; a tinted icon is a grey picture"
+        }
+        guard difference > greyTolerance else { return nil }
+        let levels = difference.rounded() == difference ? "\(Int(difference))" : String(format: "%.1f", difference)
+        return "is in colour: in its most colourful pixel red, green and blue are \(levels) levels of 255 apart, and a tinted icon is grey "
+            + "(at most \(Int(greyTolerance)) apart). Save it in greyscale; [icon] tinted in bundle.toml makes a coloured master grey"
+    }
+
+    /// What is wrong with an alpha channel where Apple takes none. Apple's
+    /// upload check refuses the channel itself, opaque or not: ITMS-90717
+    /// reads "can't be transparent nor contain an alpha channel". So an
+    /// opaque one is refused too, but told apart: it can be dropped
+    /// without changing a pixel.
+    static func alphaProblem(_ picture: Image, tinted: Bool) -> String {
+        let why = tinted ? "the tinted icon is an opaque grey picture"
+            : "App Store Connect refuses an app icon that is transparent or has an alpha channel at all (ITMS-90717)"
+        switch try? picture.alphaIsOpaque() {
+        case true?: return "has an alpha channel, though every pixel is opaque; \(why). Save it without the alpha channel: no pixel changes"
+        case false?: return "has transparency (alpha below fully opaque); \(why)"
+        case nil: return "has an alpha channel; \(why)"
+        }
     }
 
     private static func describe(_ image: AssetCatalogContents.Image) -> String {

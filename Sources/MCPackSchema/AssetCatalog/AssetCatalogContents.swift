@@ -32,6 +32,25 @@ public struct AssetCatalogContents: Codable, Equatable, Sendable {
         public var platform: String?
         public var scale: String?
         public var size: String?
+        /// What else tells two entries of one set apart in the sets Xcode
+        /// writes, each absent unless the set varies by it: a localized
+        /// set's `locale` ("en", "fr"), `language-direction`,
+        /// `display-gamut` ("sRGB", "display-P3"), `width-class` and
+        /// `height-class` ("compact", "regular") and `subtype`. mcpack
+        /// writes none of them; verify reads them so that a localized set
+        /// is not taken for one whose entries repeat a slot.
+        public var locale: String?
+        public var languageDirection: String?
+        public var displayGamut: String?
+        public var widthClass: String?
+        public var heightClass: String?
+        public var subtype: String?
+
+        enum CodingKeys: String, CodingKey {
+            case appearances, filename, idiom, platform, scale, size, locale, subtype
+            case languageDirection = "language-direction", displayGamut = "display-gamut"
+            case widthClass = "width-class", heightClass = "height-class"
+        }
 
         public init(appearances: [Appearance]? = nil, filename: String? = nil, idiom: String? = nil, platform: String? = nil,
                     scale: String? = nil, size: String? = nil) {
@@ -41,6 +60,15 @@ public struct AssetCatalogContents: Codable, Equatable, Sendable {
             self.platform = platform
             self.scale = scale
             self.size = size
+        }
+
+        /// Every way this entry's variant differs from another's but its
+        /// scale, as one string: entries with the same key and scale fill
+        /// the same slot; an image set's @2x and @3x are measured against
+        /// the @1x of the same key.
+        public var variantKey: String {
+            [idiom, platform, size, appearanceName, locale, languageDirection, displayGamut, widthClass, heightClass, subtype]
+                .map { $0 ?? "" }.joined(separator: "|")
         }
 
         /// "default", "dark" or "tinted" for a luminosity appearance; what
@@ -74,15 +102,57 @@ public struct AssetCatalogContents: Codable, Equatable, Sendable {
         public var version = 1
 
         public init() {}
+
+        enum CodingKeys: String, CodingKey { case author, version }
+
+        /// Lenient: Xcode reads a catalog whose info lacks either key.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            author = (try? container.decodeIfPresent(String.self, forKey: .author)) ?? "mcpack"
+            version = (try? container.decodeIfPresent(Int.self, forKey: .version)) ?? 1
+        }
     }
 
-    /// A folder's namespace flag; absent for the catalog and image sets.
+    /// A folder's or a set's `properties`. mcpack writes only a folder's
+    /// `provides-namespace`; Xcode writes others on image sets, e.g.
+    /// `"template-rendering-intent" : "template"` (NetNewsWire's
+    /// Mac/Resources/Assets.xcassets/filterActive.imageset),
+    /// `"preserves-vector-representation" : true` (mastodon-ios's
+    /// Communication/share.imageset), `"compression-type" : "automatic"`
+    /// (IceCubesApp's HexagonPlus.imageset) and `"localizable" : true`.
+    /// None is mcpack's to judge, so every field is optional, one of an
+    /// unexpected type is read as absent, and unknown keys are ignored:
+    /// a catalog Xcode wrote verifies whatever properties it carries.
     public struct Properties: Codable, Equatable, Sendable {
-        public var providesNamespace: Bool
+        public var providesNamespace: Bool?
+        public var templateRenderingIntent: String?
+        public var preservesVectorRepresentation: Bool?
+        public var compressionType: String?
+        public var localizable: Bool?
 
-        enum CodingKeys: String, CodingKey { case providesNamespace = "provides-namespace" }
+        enum CodingKeys: String, CodingKey {
+            case providesNamespace = "provides-namespace", templateRenderingIntent = "template-rendering-intent"
+            case preservesVectorRepresentation = "preserves-vector-representation", compressionType = "compression-type"
+            case localizable
+        }
 
-        public init(providesNamespace: Bool) { self.providesNamespace = providesNamespace }
+        public init(providesNamespace: Bool? = nil, templateRenderingIntent: String? = nil, preservesVectorRepresentation: Bool? = nil,
+                    compressionType: String? = nil, localizable: Bool? = nil) {
+            self.providesNamespace = providesNamespace
+            self.templateRenderingIntent = templateRenderingIntent
+            self.preservesVectorRepresentation = preservesVectorRepresentation
+            self.compressionType = compressionType
+            self.localizable = localizable
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            providesNamespace = try? container.decodeIfPresent(Bool.self, forKey: .providesNamespace)
+            templateRenderingIntent = try? container.decodeIfPresent(String.self, forKey: .templateRenderingIntent)
+            preservesVectorRepresentation = try? container.decodeIfPresent(Bool.self, forKey: .preservesVectorRepresentation)
+            compressionType = try? container.decodeIfPresent(String.self, forKey: .compressionType)
+            localizable = try? container.decodeIfPresent(Bool.self, forKey: .localizable)
+        }
     }
 
     /// Absent in the catalog's own Contents.json and in a folder's.
@@ -93,6 +163,17 @@ public struct AssetCatalogContents: Codable, Equatable, Sendable {
     public init(images: [Image]?, properties: Properties? = nil) {
         self.images = images
         self.properties = properties
+    }
+
+    enum CodingKeys: String, CodingKey { case images, info, properties }
+
+    /// `info` may be absent, and `properties` unreadable, without the file
+    /// failing to read: neither is what verify holds a catalog to.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        images = try container.decodeIfPresent([Image].self, forKey: .images)
+        info = try container.decodeIfPresent(Info.self, forKey: .info) ?? Info()
+        properties = try? container.decodeIfPresent(Properties.self, forKey: .properties)
     }
 
     /// The Contents.json of the catalog itself, or of a folder in it that

@@ -138,32 +138,32 @@ import Testing
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
-    @Test func allSizesGiveEveryCurrentSlotAndNoDeprecatedOne() throws {
+    /// `sizes = "all"` writes Xcode's "All Sizes" set for iOS (IconSlot):
+    /// universal iOS entries, every file its size, none with alpha, and
+    /// verify takes it; `idioms` is read only to warn that nothing uses it.
+    @Test func allSizesGiveXcodesUniversalIOSIconSet() throws {
         let project = try TestProject.make(images: true)
         defer { project.destroy() }
         try project.edit("bundle.toml", #"master = "assets/icon/AppIcon-1024.png""#,
                          "master = \"assets/icon/AppIcon-1024.png\"\nsizes = \"all\"\nidioms = [\"iphone\", \"ipad\", \"ios-marketing\"]")
         let result = try MCPackBinary.run(["build"], in: project.root)
         #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("icon.idioms") && result.stderr.contains("is no longer used"), "\(result.stderr)")
         let files = try archiveContents(project.url("dist/test-bundle-1.0.0.zip"))
         let (contents, pngs) = try iconSet(files)
         let images = try #require(contents.images)
-        // 8 iPhone slots, 5 iPad (all @2x) and the store icon.
-        #expect(images.count == 14)
-        for slot in IconSlot.deprecated {
-            #expect(!images.contains { $0.idiom == slot.idiom && $0.size == "\(slot.points)x\(slot.points)" && $0.scale == "\(slot.scale)x" },
-                    "deprecated slot \(slot) written")
-        }
-        #expect(!images.contains { $0.idiom == "ipad" && $0.scale == "1x" })
-        #expect(images.contains { $0.idiom == "ipad" && $0.size == "83.5x83.5" && $0.scale == "2x" })
+        #expect(images == IconSlot.allSizes.map(\.entry))
+        #expect(images.count == 16 && images.allSatisfy { $0.idiom == "universal" && $0.platform == "ios" })
         for entry in images {
             let points = Double(entry.size!.split(separator: "x")[0])!
-            let scale = Double(entry.scale!.dropLast())!
+            let scale = Double(entry.scale?.dropLast() ?? "1")!
             let image = try Image(data: try #require(files[top + AssetCatalog.appIconSet + "/" + entry.filename!], "missing \(entry.filename!)"))
             #expect(image.width == Int((points * scale).rounded()) && image.height == image.width, "\(entry)")
             #expect(!image.hasAlpha)
         }
         #expect(pngs == Set(images.compactMap(\.filename)))
+        let verify = try MCPackBinary.run(["verify", "dist/test-bundle-1.0.0.zip"], in: project.root)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
     /// verify reads the catalog as Xcode would: in a bag whose manifests
@@ -213,7 +213,9 @@ import Testing
         try Data((tags.joined(separator: "\n") + "\n").utf8).write(to: bag.appendingPathComponent("tagmanifest-sha256.txt"))
     }
 
-    @Test func darkOrTintedWithAllSizesOrIdiomsAloneAreLocatedErrors() throws {
+    /// dark or tinted with sizes = "all" is a located error; idioms, which
+    /// no set uses any more, a located warning.
+    @Test func darkOrTintedWithAllSizesIsALocatedErrorAndIdiomsAWarning() throws {
         let project = try TestProject.make(images: true)
         defer { project.destroy() }
         try project.write("assets/icon/dark.png", Image.solid(width: 1024, height: 1024, ink: [30, 200, 90]).pngData())
@@ -224,8 +226,8 @@ import Testing
         #expect(result.stderr.contains("bundle.toml:") && result.stderr.contains("icon.dark") && result.stderr.contains("needs the single-size icon"), "\(result.stderr)")
         try project.edit("bundle.toml", "sizes = \"all\"\ndark = \"assets/icon/dark.png\"", "idioms = [\"ipad\"]")
         result = try MCPackBinary.run(["build"], in: project.root)
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("icon.idioms") && result.stderr.contains("applies only with sizes = \"all\""), "\(result.stderr)")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("icon.idioms") && result.stderr.contains("is no longer used"), "\(result.stderr)")
     }
 
     @Test func aTintedMasterWithAlphaOrTheWrongSizeIsRefusedAsTheDefaultIs() throws {
@@ -236,7 +238,7 @@ import Testing
         try project.write("assets/icon/tinted.png", Image.solid(width: 1024, height: 1024, ink: [30, 30, 30, 100]).pngData())
         var result = try MCPackBinary.run(["build"], in: project.root)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("assets/icon/tinted.png: has an alpha channel; the tinted icon must be opaque"), "\(result.stderr)")
+        #expect(result.stderr.contains("assets/icon/tinted.png: has transparency (alpha below fully opaque); the tinted icon must be opaque"), "\(result.stderr)")
         try project.write("assets/icon/tinted.png", Image.solid(width: 512, height: 512, ink: [30, 30, 30]).pngData())
         result = try MCPackBinary.run(["build"], in: project.root)
         #expect(result.status == 2)
@@ -247,19 +249,19 @@ import Testing
     /// An Icon Composer document's icon.json in the shape Icon Composer
     /// writes (as github.com/e-marchand/TestAppIcon,
     /// TestAppIcon/AppIcon.icon/icon.json), with a PNG and an SVG layer.
-    static func composerJSON(_ images: [String]) -> String {
+    static func composerJSON(_ images: [String], platforms: String = #"{ "circles" : [ "watchOS" ], "squares" : "shared" }"#) -> String {
         let layers = images.enumerated().map { index, image in
             #"{ "blend-mode" : "normal", "glass" : true, "image-name" : "\#(image)", "name" : "layer\#(index)", "opacity" : 1 }"#
         }.joined(separator: ", ")
         return #"{ "fill" : { "automatic-gradient" : "display-p3:0.89106,0.42105,0.27834,1.00000" }, "#
             + #""groups" : [ { "hidden" : false, "layers" : [ \#(layers) ], "name" : "Group", "specular" : true } ], "#
-            + #""supported-platforms" : { "circles" : [ "watchOS" ], "squares" : "shared" } }"#
+            + #""supported-platforms" : "# + platforms + " }"
     }
 
     static func writeComposer(_ project: TestProject, name: String = "AppIcon.icon", images: [String] = ["seal.png", "ring.svg"],
-                              present: [String] = ["seal.png", "ring.svg"]) throws {
+                              present: [String] = ["seal.png", "ring.svg"], platforms: String? = nil) throws {
         let folder = "assets/icon/\(name)"
-        try project.write("\(folder)/icon.json", composerJSON(images))
+        try project.write("\(folder)/icon.json", platforms.map { composerJSON(images, platforms: $0) } ?? composerJSON(images))
         for image in present {
             let data = image.hasSuffix(".svg")
                 ? Data(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1024 1024"><circle cx="512" cy="512" r="400"/></svg>"#.utf8)
@@ -296,6 +298,20 @@ import Testing
         let result = try MCPackBinary.run(["build"], in: project.root)
         #expect(result.status == 2)
         #expect(result.stderr.contains(#"assets/icon/AppIcon.icon/icon.json: groups[0].layers[1] (layer "layer1") names the picture "ring.svg", which is not in assets/icon/AppIcon.icon/Assets/"#),
+                "\(result.stderr)")
+        #expect(project.outputFiles().isEmpty)
+    }
+
+    /// A document for macOS and watchOS only (Icon Composer's
+    /// `"squares" : [ "macOS" ]`, as in github.com/Marginal/QLVideo's
+    /// AppIcon.icon) draws no iOS icon: refused, naming the platforms.
+    @Test func anIconComposerDocumentWithoutIOSIsRefusedNamingItsPlatforms() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        try Self.writeComposer(project, platforms: #"{ "circles" : [ "watchOS" ], "squares" : [ "macOS" ] }"#)
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("assets/icon/AppIcon.icon/icon.json: supported-platforms lists macOS (square icon) and watchOS (round icon), not iOS"),
                 "\(result.stderr)")
         #expect(project.outputFiles().isEmpty)
     }
@@ -448,7 +464,7 @@ import Testing
         IconCase(name: "not 1024", master: { try Image.solid(width: 512, height: 512, ink: [1, 2, 3]).pngData() },
                  expect: "assets/icon/AppIcon-1024.png: is 512 x 512 px; the icon master must be exactly 1024 x 1024"),
         IconCase(name: "alpha channel", master: { try Image.solid(width: 1024, height: 1024, ink: [1, 2, 3, 128]).pngData() },
-                 expect: "has an alpha channel; the App Store rejects an icon with transparency (ITMS-90717). Remove it, or set [icon] background = \"#RRGGBB\""),
+                 expect: "has transparency (alpha below fully opaque); the App Store refuses an app icon that is transparent or has an alpha channel at all (ITMS-90717). Make it opaque, or set [icon] background = \"#RRGGBB\""),
     ]
 
     @Test(arguments: iconCases)
@@ -461,6 +477,33 @@ import Testing
         #expect(result.stderr.contains(testCase.expect), "\(result.stderr)")
         #expect(project.outputFiles().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: project.url(".mcpack-cache").path), "work started before every input was checked")
+    }
+
+    /// A master whose alpha band is opaque everywhere hides nothing: its
+    /// band is dropped, no pixel changing, without a background to name,
+    /// and the icon ships with no alpha channel (which App Store Connect
+    /// refuses even when opaque, ITMS-90717). The tinted master's too.
+    @Test func anOpaqueAlphaBandOnTheIconMasterIsDroppedNotRefused() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        let master = try Image.solid(width: 1024, height: 1024, ink: [200, 40, 10, 255])
+        try project.write("assets/icon/AppIcon-1024.png", master.pngData())
+        try project.write("assets/icon/tinted.png", Image.solid(width: 1024, height: 1024, ink: [90, 90, 90, 255]).pngData())
+        try project.edit("bundle.toml", #"master = "assets/icon/AppIcon-1024.png""#,
+                         "master = \"assets/icon/AppIcon-1024.png\"\ntinted = \"assets/icon/tinted.png\"")
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try archiveContents(project.url("dist/test-bundle-1.0.0.zip"))
+        let icon = try Image(data: try #require(files[top + AssetCatalog.appIconSet + "/AppIcon.png"]))
+        #expect(!icon.hasAlpha && icon.bands == 3)
+        #expect(try icon.pixelDifference(to: master).largestDifference == 0)
+        let tinted = try Image(data: try #require(files[top + AssetCatalog.appIconSet + "/AppIcon-tinted.png"]))
+        #expect(!tinted.hasAlpha && tinted.bands == 1)
+        let json = String(decoding: try #require(files[top + "bundle.json"]), as: UTF8.self)
+        #expect(json.contains("alpha channel dropped: every pixel was opaque"), "\(json)")
+        #expect(json.contains(#""flattened_onto" : null"#), "\(json)")
+        let verify = try MCPackBinary.run(["verify", "dist/test-bundle-1.0.0.zip"], in: project.root)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
     @Test func alphaMasterIsFlattenedWhenAskedTo() throws {

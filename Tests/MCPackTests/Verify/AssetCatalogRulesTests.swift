@@ -120,8 +120,258 @@ import Testing
         files["\(Self.set)/AppIcon-tinted.png"] = try Self.png(1024, [90, 10, 10])
         files["\(Self.set)/AppIcon.png"] = try Self.png(1024, [200, 30, 30, 250])
         #expect(Self.check(files) == [
-            "\(Self.set)/AppIcon.png: catalog-alpha: has an alpha channel; the App Store rejects an icon with transparency (ITMS-90717)",
-            "\(Self.set)/AppIcon-tinted.png: catalog-tinted: has 3 colour bands; a tinted icon is greyscale",
+            "\(Self.set)/AppIcon.png: catalog-alpha: has transparency (alpha below fully opaque); App Store Connect refuses an app icon that is transparent or has an alpha channel at all (ITMS-90717)",
+            "\(Self.set)/AppIcon-tinted.png: catalog-tinted: is in colour: in its most colourful pixel red, green and blue are 80 levels of 255 apart, and a tinted icon is grey (at most 2 apart). Save it in greyscale; [icon] tinted in bundle.toml makes a coloured master grey",
         ])
+    }
+
+    // MARK: - Image sets as Xcode writes them
+
+    /// Image sets' Contents.json files written by Xcode in public projects,
+    /// as they are there (reference data: their shape), each with a
+    /// `properties` object mcpack never writes:
+    /// - github.com/Ranchero-Software/NetNewsWire at 36b53766d6c10175bc268a79ab8efcb2d9845d75,
+    ///   Mac/Resources/Assets.xcassets/filterActive.imageset (a template
+    ///   PDF; Xcode's older key order);
+    /// - the same at 3cb7bbb6e1b096f9fde9047d8a5a1db471b52e03,
+    ///   iOS/Resources/Assets.xcassets/accountLocalPad.imageset (vector
+    ///   data kept, rendered as original, a dark variant);
+    /// - github.com/Dimillian/IceCubesApp at 36952d4888dbf490fe57d1f1878d68373e432874,
+    ///   IceCubesApp/Assets.xcassets/HexagonPlus.imageset (an SVG with a
+    ///   compression type);
+    /// - github.com/mastodon/mastodon-ios at 56ce39cb46b8e0214ffb5e575a28df5b9a845b5a,
+    ///   MastodonSDK/Sources/MastodonAsset/Assets.xcassets/Communication/share.imageset.
+    static let xcodeSets: [(name: String, json: String)] = [
+        ("filterActive", """
+            {
+              "images" : [
+                {
+                  "idiom" : "universal",
+                  "filename" : "filterActive.pdf"
+                }
+              ],
+              "info" : {
+                "version" : 1,
+                "author" : "xcode"
+              },
+              "properties" : {
+                "template-rendering-intent" : "template"
+              }
+            }
+            """),
+        ("accountLocalPad", """
+            {
+              "images" : [
+                {
+                  "filename" : "ipad-any-slice.pdf",
+                  "idiom" : "universal"
+                },
+                {
+                  "appearances" : [
+                    {
+                      "appearance" : "luminosity",
+                      "value" : "dark"
+                    }
+                  ],
+                  "filename" : "ipad-dark-slice.pdf",
+                  "idiom" : "universal"
+                }
+              ],
+              "info" : {
+                "author" : "xcode",
+                "version" : 1
+              },
+              "properties" : {
+                "preserves-vector-representation" : true,
+                "template-rendering-intent" : "original"
+              }
+            }
+            """),
+        ("HexagonPlus", """
+            {
+              "images" : [
+                {
+                  "filename" : "HexagonPlus.svg",
+                  "idiom" : "universal"
+                }
+              ],
+              "info" : {
+                "author" : "xcode",
+                "version" : 1
+              },
+              "properties" : {
+                "compression-type" : "automatic",
+                "template-rendering-intent" : "original"
+              }
+            }
+            """),
+        ("share", """
+            {
+              "images" : [
+                {
+                  "filename" : "share.pdf",
+                  "idiom" : "universal"
+                }
+              ],
+              "info" : {
+                "author" : "xcode",
+                "version" : 1
+              },
+              "properties" : {
+                "preserves-vector-representation" : true
+              }
+            }
+            """),
+    ]
+
+    /// A localized image set: Xcode marks the set `"localizable" : true`
+    /// and gives each language's entries a `locale`, so two entries share
+    /// idiom and scale. (No Xcode-written localized image set was found in
+    /// a public repository; the keys are those Xcode's localized color
+    /// sets carry, `"properties" : { "localizable" : true }`, and Apple's
+    /// "Localizing assets in a catalog".)
+    static let localizedSet = """
+        {
+          "images" : [
+            {
+              "filename" : "Seal-en.png",
+              "idiom" : "universal",
+              "locale" : "en",
+              "scale" : "1x"
+            },
+            {
+              "filename" : "Seal-fr.png",
+              "idiom" : "universal",
+              "locale" : "fr",
+              "scale" : "1x"
+            },
+            {
+              "filename" : "Seal-fr@2x.png",
+              "idiom" : "universal",
+              "locale" : "fr",
+              "scale" : "2x"
+            }
+          ],
+          "info" : {
+            "author" : "xcode",
+            "version" : 1
+          },
+          "properties" : {
+            "localizable" : true
+          }
+        }
+        """
+
+    /// The smallest PDF poppler reads: one `side` x `side` pt page, its
+    /// cross-reference offsets counted.
+    static func pdf(side: Int) -> Data {
+        let objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                       "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(side) \(side)] >>"]
+        var text = "%PDF-1.4\n"
+        var offsets: [Int] = []
+        for (index, object) in objects.enumerated() {
+            offsets.append(text.utf8.count)
+            text += "\(index + 1) 0 obj\n\(object)\nendobj\n"
+        }
+        let xref = text.utf8.count
+        text += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n" + offsets.map { String(repeating: "0", count: 10 - "\($0)".count) + "\($0) 00000 n \n" }.joined()
+        text += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Data(text.utf8)
+    }
+
+    static let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24"><path d="M12 2 L22 12 L12 22 L2 12 Z"/></svg>"#.utf8)
+
+    /// Properties Xcode writes on image sets (template rendering, vector
+    /// data, compression, localization) are read, not refused; a
+    /// localized set's entries are told apart by their locale.
+    @Test func imageSetsAsXcodeWritesThemVerify() throws {
+        var files = try Self.good()
+        for (name, json) in Self.xcodeSets {
+            let folder = "\(Self.root)/Icons/\(name).imageset"
+            files["\(folder)/Contents.json"] = Data(json.utf8)
+            let decoded = try JSONDecoder().decode(AssetCatalogContents.self, from: Data(json.utf8))
+            for filename in decoded.images?.compactMap(\.filename) ?? [] {
+                files["\(folder)/\(filename)"] = filename.hasSuffix(".svg") ? Self.svg : Self.pdf(side: 24)
+            }
+        }
+        files["\(Self.root)/Icons/Contents.json"] = JSON.encode(AssetCatalogContents.folder)
+        let seal = "\(Self.root)/Seal.imageset"
+        files["\(seal)/Contents.json"] = Data(Self.localizedSet.utf8)
+        files["\(seal)/Seal-en.png"] = try Self.png(20, [10, 20, 30])
+        files["\(seal)/Seal-fr.png"] = try Self.png(30, [10, 20, 30])
+        files["\(seal)/Seal-fr@2x.png"] = try Self.png(60, [10, 20, 30])
+        #expect(Self.check(files) == [])
+
+        let template = try JSONDecoder().decode(AssetCatalogContents.self, from: Data(Self.xcodeSets[0].json.utf8))
+        #expect(template.properties == .init(templateRenderingIntent: "template"))
+        #expect(template.info.author == "xcode")
+        let localized = try JSONDecoder().decode(AssetCatalogContents.self, from: Data(Self.localizedSet.utf8))
+        #expect(localized.properties?.localizable == true && localized.images?.map(\.locale) == ["en", "fr", "fr"])
+    }
+
+    /// Unknown keys, and known ones of an unexpected type, in `properties`
+    /// are not the catalog's to refuse; what mcpack writes is unchanged.
+    @Test func propertiesAreReadLenientlyAndWrittenAsBefore() throws {
+        let odd = #"{ "info" : { "author" : "xcode", "version" : 1 }, "properties" : { "provides-namespace" : "yes", "future-key" : [1, 2] } }"#
+        let decoded = try JSONDecoder().decode(AssetCatalogContents.self, from: Data(odd.utf8))
+        #expect(decoded.properties == .init())
+        #expect(String(decoding: JSON.encode(AssetCatalogContents(images: nil, properties: .init(providesNamespace: true))), as: UTF8.self) == """
+            {
+              "info" : {
+                "author" : "mcpack",
+                "version" : 1
+              },
+              "properties" : {
+                "provides-namespace" : true
+              }
+            }
+
+            """)
+    }
+
+    // MARK: - Grey and opaque, read from the pixels
+
+    /// A tinted icon saved as RGB whose pixels are grey, as shipping apps'
+    /// are, is grey; so is one a level or two off neutral, as a colour-
+    /// managed export leaves it. One 3 levels off is in colour.
+    @Test func anRGBTintedIconWithGreyPixelsIsTakenAsGrey() throws {
+        for ink in [[90.0, 90, 90], [90, 91, 92], [200, 198, 199]] {
+            var files = try Self.good()
+            files["\(Self.set)/AppIcon-tinted.png"] = try Self.png(1024, ink)
+            #expect(Self.check(files) == [], "\(ink)")
+        }
+        var files = try Self.good()
+        // Grey but for one pixel: the check is of every pixel, not a mean.
+        let speck = try Imaging.Image.solid(width: 1, height: 1, ink: [90, 93, 90])
+        files["\(Self.set)/AppIcon-tinted.png"] = try Imaging.Image.assembled(width: 1024, height: 1024, pieces: [
+            (try Imaging.Image.solid(width: 1024, height: 1024, ink: [90, 90, 90]), 0, 0), (speck, 700, 300),
+        ]).pngData()
+        #expect(Self.check(files) == [
+            "\(Self.set)/AppIcon-tinted.png: catalog-tinted: is in colour: in its most colourful pixel red, green and blue are 3 levels of 255 apart, and a tinted icon is grey (at most 2 apart). Save it in greyscale; [icon] tinted in bundle.toml makes a coloured master grey",
+        ])
+        // 16-bit: measured in 8-bit levels all the same.
+        files["\(Self.set)/AppIcon-tinted.png"] = try Imaging.Image.solid(width: 1024, height: 1024, ink: [90, 91, 90]).sixteenBit().pngData()
+        #expect(Self.check(files) == [])
+    }
+
+    /// App Store Connect refuses the alpha channel itself (ITMS-90717:
+    /// "can't be transparent nor contain an alpha channel"), so an opaque
+    /// one is still refused, but named as such: dropping it changes no
+    /// pixel. Real transparency is named as transparency.
+    @Test func anOpaqueAlphaChannelIsToldApartFromTransparency() throws {
+        var files = try Self.good()
+        files["\(Self.set)/AppIcon.png"] = try Self.png(1024, [200, 30, 30, 255])
+        files["\(Self.set)/AppIcon-tinted.png"] = try Imaging.Image.solid(width: 1024, height: 1024, ink: [90, 255]).pngData()
+        #expect(Self.check(files) == [
+            "\(Self.set)/AppIcon.png: catalog-alpha: has an alpha channel, though every pixel is opaque; App Store Connect refuses an app icon that is transparent or has an alpha channel at all (ITMS-90717). Save it without the alpha channel: no pixel changes",
+            "\(Self.set)/AppIcon-tinted.png: catalog-alpha: has an alpha channel, though every pixel is opaque; the tinted icon is an opaque grey picture. Save it without the alpha channel: no pixel changes",
+        ])
+        let opaque = try Imaging.Image.solid(width: 64, height: 64, ink: [1, 2, 3, 255])
+        #expect(try opaque.alphaIsOpaque() && opaque.bandMinimum(3) == 255)
+        let dropped = try opaque.droppingAlpha()
+        let difference = try dropped.pixelDifference(to: opaque)
+        #expect(dropped.bands == 3 && !dropped.hasAlpha && difference.largestDifference == 0)
+        #expect(try !Imaging.Image.solid(width: 64, height: 64, ink: [1, 2, 3, 254]).alphaIsOpaque())
+        #expect(try Imaging.Image.solid(width: 64, height: 64, ink: [1, 2, 3, 255]).sixteenBit().alphaIsOpaque())
     }
 }

@@ -7,8 +7,9 @@ import Imaging
 /// where an Xcode project keeps it next to Assets.xcassets). Its name must
 /// be the app icon set's, `AppIcon`: Xcode 26 then uses the document on
 /// iOS 26 and the set on earlier systems, and `CFBundleIconName` names
-/// both. Every layer icon.json names must be in its Assets/ folder; every
-/// picture layer goes through the import every picture does.
+/// both. Its supported platforms must include iOS; every layer icon.json
+/// names must be in its Assets/ folder; every picture layer goes through
+/// the import every picture does.
 enum IconComposer {
     struct Plan: Sendable {
         /// The document's folder in the project.
@@ -60,6 +61,10 @@ enum IconComposer {
         } catch {
             env.problem(jsonPath, "not an Icon Composer document's icon.json: \(JSON.describe(error))")
             return nil
+        }
+        if let problem = document.notForIOS {
+            env.problem(jsonPath, problem)
+            ok = false
         }
         var files: [(path: String, data: Data, source: SourceFile)] = [("icon.json", json, jsonSource)]
         var layers: [Record.Layer] = []

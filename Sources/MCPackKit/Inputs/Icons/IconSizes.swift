@@ -1,40 +1,35 @@
 import MCPackSchema
 
-/// The icon sizes an iOS asset catalog asks for, by idiom, for
-/// `[icon] sizes = "all"` (Apple's AppIcon.appiconset for iOS 7 and later).
-/// The iPad @1x slots (20, 29, 40 and 76 pt) are left out: only non-Retina
-/// iPads used them, and none runs an iOS later than 9, so current Xcode
-/// reports them as unused (REFERENCE.md, icon sizes).
+/// The slots of `[icon] sizes = "all"`: what Xcode 14 and later write
+/// when "All Sizes" is chosen for iOS, one universal iOS set that serves
+/// iPhone and iPad alike (`"idiom" : "universal", "platform" : "ios"`),
+/// in Xcode's order, the 1024 pt entry without a scale as in the
+/// single-size set. The shape is that of a set Xcode wrote in a public
+/// project, github.com/Manraj21-goku/Kaio-Flex-iOS-App- at
+/// 5124c5b1fbaff8b32af1a149fb0f471b34b85122, AppIcon.appiconset/Contents.json
+/// (its 16 entries, a screenshot of 2023-07-29 dragged into one slot);
+/// the per-idiom sets before Xcode 14 (iphone, ipad, ios-marketing) have
+/// iPad @1x slots current Xcode reports as unused.
 struct IconSlot: Equatable {
-    var idiom: String
     /// Points, as Contents.json writes them ("83.5").
     var points: String
     var scale: Int
 
     var pixels: Int { Int((Double(points)! * Double(scale)).rounded()) }
-    var filename: String { "AppIcon-\(points)@\(scale)x.png" }
+    var isStoreIcon: Bool { points == "1024" }
+    /// The store icon is the single-size set's AppIcon.png, so that moving
+    /// between the two forms leaves that file as it is.
+    var filename: String { isStoreIcon ? IconAppearance.default.filename : "AppIcon-\(points)@\(scale)x.png" }
 
-    static func slots(for idioms: [String]) -> [IconSlot] {
-        idioms.flatMap { idiom -> [IconSlot] in
-            switch idiom {
-            case "iphone":
-                return [("20", 2), ("20", 3), ("29", 2), ("29", 3), ("40", 2), ("40", 3), ("60", 2), ("60", 3)]
-                    .map { IconSlot(idiom: idiom, points: $0.0, scale: $0.1) }
-            case "ipad":
-                return [("20", 2), ("29", 2), ("40", 2), ("76", 2), ("83.5", 2)]
-                    .map { IconSlot(idiom: idiom, points: $0.0, scale: $0.1) }
-            case "ios-marketing":
-                return [IconSlot(idiom: idiom, points: "1024", scale: 1)]
-            default:
-                return []
-            }
-        }
+    var entry: AssetCatalogContents.Image {
+        AssetCatalogContents.Image(filename: filename, idiom: "universal", platform: "ios", scale: isStoreIcon ? nil : "\(scale)x",
+                                  size: "\(points)x\(points)")
     }
 
-    /// Slots only very old iOS versions read, which current Xcode reports
-    /// as unused; no slot mcpack writes is one of them.
-    static let deprecated: [IconSlot] = [("20", 1), ("29", 1), ("40", 1), ("76", 1)]
-        .map { IconSlot(idiom: "ipad", points: $0.0, scale: $0.1) }
+    static let allSizes: [IconSlot] = [
+        ("20", 2), ("20", 3), ("29", 2), ("29", 3), ("38", 2), ("38", 3), ("40", 2), ("40", 3), ("60", 2), ("60", 3),
+        ("64", 2), ("64", 3), ("68", 2), ("76", 2), ("83.5", 2), ("1024", 1),
+    ].map { IconSlot(points: $0.0, scale: $0.1) }
 }
 
 /// The appearances of the single-size app icon (iOS 18 and later): the

@@ -4,7 +4,7 @@ extension IconsInput {
     static func handover(_ record: Record, files: [String]) -> [HandoverPart] {
         let appearances = ["default"] + [record.dark.map { _ in "dark" }, record.tinted.map { _ in "tinted" }].compactMap { $0 }
         let what = record.sizes == .all
-            ? "\(record.icons.count) sizes made from `\(record.master)` for \(record.idioms.joined(separator: ", "))"
+            ? "\(record.icons.count) sizes made from `\(record.master)`, Xcode's \"All Sizes\" set for iOS (iPhone and iPad alike)"
             : "one 1024 x 1024 px picture per appearance (\(appearances.joined(separator: ", "))) made from `\(record.master)`"
                 + (record.dark.map { ", `\($0.master)`" } ?? "") + (record.tinted.map { " and `\($0.master)` (made greyscale)" } ?? "")
         var parts = [HandoverPart(

@@ -45,7 +45,8 @@ extension IconsInput {
     }
 
     /// The Icon Composer document beside the catalog, when there is one:
-    /// its icon.json parses and every layer's picture is in its Assets/.
+    /// its icon.json parses, is for iOS among its platforms, and every
+    /// layer's picture is in its Assets/.
     static func verifyComposer(_ record: Record?, in bag: BagView) -> [Problem] {
         let folder = "data/\(IconComposer.bundleFolder)"
         let json = folder + "/icon.json"
@@ -55,6 +56,7 @@ extension IconsInput {
             return problems
         }
         guard let document = bag.decode(IconComposerDocument.self, json, rule: "icon-composer", &problems) else { return problems }
+        if let problem = document.notForIOS { problems.append(Problem(json, "icon-composer", problem)) }
         var named = Set<String>()
         for (location, layer) in document.layers {
             guard let image = layer.imageName else { continue }

@@ -7,8 +7,9 @@ import Imaging
 /// writes: by default the single-size iOS icon (Xcode 14 and later), one
 /// universal 1024 px entry for the default appearance, and one each for
 /// the dark and tinted home screens (iOS 18) when their masters are given.
-/// `sizes = "all"` writes every size of the idioms asked for instead, made
-/// from the master with lanczos3.
+/// `sizes = "all"` writes what current Xcode writes for "All Sizes" instead:
+/// every size of one universal iOS set (IconSlot), made from the master
+/// with lanczos3.
 ///
 /// What each appearance may hold follows Apple's rules (README, "The app
 /// icon"): the default icon is opaque (the App Store refuses an icon with
@@ -25,12 +26,11 @@ enum IconsInput: BundleInput {
     static let payload = [AssetCatalog.appIconSet + "/", IconComposer.bundleFolder + "/", legacyFolder + "/"]
     static let legacyFolder = "icons"
     static let masterSide = 1024
-    static let idioms = ["iphone", "ipad", "ios-marketing"]
 
     enum Sizes: String, Sendable, Codable {
         /// The universal 1024 px entry per appearance.
         case single
-        /// Every size of the idioms asked for (default appearance only).
+        /// Xcode's "All Sizes" universal iOS set (default appearance only).
         case all
     }
 
@@ -39,6 +39,9 @@ enum IconsInput: BundleInput {
         var dark: String?
         var tinted: String?
         var sizes: Sizes
+        /// `[icon] idioms`, which no set uses any more (both are universal);
+        /// read to warn of it, and kept in the single-size set's work-cache
+        /// key so that key stays what it was.
         var idioms: [String]
         /// `#RRGGBB` to flatten a master with alpha onto.
         var background: String?
@@ -127,6 +130,9 @@ enum IconsInput: BundleInput {
         }
     }
 
+    /// What a master's record says when its opaque alpha band was dropped.
+    static let droppedOpaqueAlpha = "alpha channel dropped: every pixel was opaque, so no pixel changed (App Store Connect refuses an app icon with an alpha channel, ITMS-90717)"
+
     /// What the tinted master's record says was done to it.
     static let madeGrey = "made greyscale: the tinted icon is a grey picture the system tints (Apple, tinted app icons)"
 
@@ -136,15 +142,12 @@ enum IconsInput: BundleInput {
         let tinted = t.has("tinted") ? paths.check(t, "tinted", kind: .file) : nil
         let sizes = t.choice("sizes", of: ["single", "all"], required: false).flatMap(Sizes.init(rawValue:)) ?? .single
         let idioms = t.strings("idioms", required: false)
-        for idiom in idioms ?? [] where !Self.idioms.contains(idiom) {
-            var message = "unknown idiom \"\(idiom)\"; expected one of \(Self.idioms.joined(separator: ", "))"
-            if let near = closestMatch(to: idiom, in: Self.idioms) { message += " (did you mean \"\(near)\"?)" }
-            t.error("idioms", message)
-        }
         var ok = true
-        if idioms != nil && sizes == .single {
-            t.error("idioms", "applies only with sizes = \"all\"; the single-size icon (the default) serves every idiom. Remove idioms, or set sizes = \"all\" for the per-size PNGs")
-            ok = false
+        if idioms != nil {
+            // Kept readable, not refused, so that a bundle.toml written for
+            // the per-idiom sets still builds.
+            t.warning("idioms", "is no longer used: the single-size icon (the default) serves every device, and sizes = \"all\" writes "
+                + "Xcode's universal iOS set, which serves iPhone and iPad alike. Remove idioms")
         }
         if sizes == .all {
             for key in ["dark", "tinted"] where t.has(key) {
@@ -199,10 +202,28 @@ enum IconsInput: BundleInput {
             env.problem(path, "cannot be converted to sRGB: \(error)")
             return nil
         }
+        // An alpha band every pixel of which is opaque hides nothing: it is
+        // dropped, no pixel changing, so that the icon ships without the
+        // channel App Store Connect refuses (ITMS-90717: "can't be
+        // transparent nor contain an alpha channel") and no background
+        // need be named for a flattening that would change nothing. A
+        // default master with a background named is flattened as before;
+        // the dark icon may keep its alpha.
+        let dropsAlpha = appearance == .tinted || appearance == .default && settings.background == nil
+        let opaqueAlpha = dropsAlpha && image.hasAlpha && (try? image.alphaIsOpaque()) == true
+        if opaqueAlpha {
+            do {
+                image = try image.droppingAlpha()
+            } catch {
+                env.problem(path, "cannot drop its alpha channel: \(error)")
+                return nil
+            }
+            record.conversions.append(droppedOpaqueAlpha)
+        }
         switch appearance {
         case .default where image.hasAlpha:
             guard let background = settings.background else {
-                env.problem(path, "has an alpha channel; the App Store rejects an icon with transparency (ITMS-90717). Remove it, or set [icon] background = \"#RRGGBB\" in \(env.project.configDisplayPath) to flatten it onto that colour")
+                env.problem(path, "has transparency (alpha below fully opaque); the App Store refuses an app icon that is transparent or has an alpha channel at all (ITMS-90717). Make it opaque, or set [icon] background = \"#RRGGBB\" in \(env.project.configDisplayPath) to flatten it onto that colour")
                 return nil
             }
             let (r, g, b) = rgb(background)
@@ -213,7 +234,7 @@ enum IconsInput: BundleInput {
             image = flat
         case .tinted:
             if image.hasAlpha {
-                env.problem(path, "has an alpha channel; the tinted icon must be opaque (a grey picture on black that the system tints). Flatten it onto black")
+                env.problem(path, "has transparency (alpha below fully opaque); the tinted icon must be opaque (a grey picture on black that the system tints). Flatten it onto black")
                 return nil
             }
             do {
@@ -235,18 +256,17 @@ enum IconsInput: BundleInput {
         case .single:
             return AssetCatalogContents(images: appearances.map(\.entry))
         case .all:
-            return AssetCatalogContents(images: IconSlot.slots(for: settings.idioms).map {
-                AssetCatalogContents.Image(filename: $0.filename, idiom: $0.idiom, scale: "\($0.scale)x", size: "\($0.points)x\($0.points)")
-            })
+            return AssetCatalogContents(images: IconSlot.allSizes.map(\.entry))
         }
     }
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
         let settings = plan.settings
         let contents = contents(settings, appearances: plan.masters.map(\.appearance))
-        let slots = IconSlot.slots(for: settings.idioms)
+        let slots = IconSlot.allSizes
+        let set = settings.sizes == .all ? "ios-universal" : settings.idioms.joined(separator: ",")
         let key = WorkCache.key(plan.masters.map { "\($0.appearance.rawValue)=\($0.source.sha256)" }
-            + [settings.sizes.rawValue, settings.idioms.joined(separator: ","), settings.background ?? "-", "colour-1", "catalog-1"])
+            + [settings.sizes.rawValue, set, settings.background ?? "-", "colour-1", "catalog-1"])
         let masters = plan.masters
         let entry: WorkCache.Entry
         do {
@@ -274,14 +294,14 @@ enum IconsInput: BundleInput {
         let icons: [Record.Icon] = switch settings.sizes {
         case .single: masters.map { Record.Icon(idiom: "universal", appearance: $0.appearance == .default ? nil : $0.appearance.rawValue,
                                                 file: $0.appearance.filename, pixels: masterSide) }
-        case .all: slots.map { Record.Icon(idiom: $0.idiom, file: $0.filename, pixels: $0.pixels) }
+        case .all: slots.map { Record.Icon(idiom: "universal", file: $0.filename, pixels: $0.pixels) }
         }
         func variant(_ appearance: IconAppearance) -> Record.Variant? {
             masters.first { $0.appearance == appearance }.map { Record.Variant(master: $0.source.path, sha256: $0.source.sha256, picture: $0.picture) }
         }
         let record = Record(
             master: settings.master, sha256: masters[0].source.sha256, sizes: settings.sizes,
-            idioms: settings.sizes == .all ? settings.idioms : ["universal"], flattenedOnto: settings.background,
+            idioms: ["universal"], flattenedOnto: settings.background,
             dark: variant(.dark), tinted: variant(.tinted), icons: icons, picture: masters[0].picture)
         var made = record
         if let composer = plan.composer, let json = composer.files.first {

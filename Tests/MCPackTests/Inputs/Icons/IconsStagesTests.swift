@@ -189,4 +189,82 @@ import Testing
         #expect(IconsInput.verify(record, in: DocumentStagesTests.bag(files)).map(\.message)
                 == ["does not name AppIcon-dark.png, which bundle.json lists"])
     }
+
+    // MARK: - sizes = "all": Xcode's "All Sizes" set for iOS
+
+    /// The app icon set Xcode 14 and later write when "All Sizes" is
+    /// chosen for iOS, as Xcode wrote it in a public project (reference
+    /// data: its shape): github.com/Manraj21-goku/Kaio-Flex-iOS-App- at
+    /// 5124c5b1fbaff8b32af1a149fb0f471b34b85122, AppIcon.appiconset/Contents.json
+    /// (its file names, some a tool's, one a screenshot of 2023-07-29
+    /// dragged into a slot, are the project's own). The same 16 entries, in
+    /// this order, are quoted as Xcode wrote them in a 2025 blog post on
+    /// github.com/Payson-Chen/PSCiOSMiddleWareProj's res/README.md.
+    static let xcodeAllSizesEntries: [(size: String, scale: String?)] = [
+        ("20x20", "2x"), ("20x20", "3x"), ("29x29", "2x"), ("29x29", "3x"), ("38x38", "2x"), ("38x38", "3x"),
+        ("40x40", "2x"), ("40x40", "3x"), ("60x60", "2x"), ("60x60", "3x"), ("64x64", "2x"), ("64x64", "3x"),
+        ("68x68", "2x"), ("76x76", "2x"), ("83.5x83.5", "2x"), ("1024x1024", nil),
+    ]
+    static let xcodeAllSizesSet: String = {
+        let entries = xcodeAllSizesEntries.enumerated().map { index, entry in
+            let scale = entry.scale.map { "\n      \"scale\" : \"\($0)\"," } ?? ""
+            return "    {\n      \"filename\" : \"icon\(index).png\",\n      \"idiom\" : \"universal\",\n      \"platform\" : \"ios\",\(scale)\n      \"size\" : \"\(entry.size)\"\n    }"
+        }
+        return "{\n  \"images\" : [\n" + entries.joined(separator: ",\n") + "\n  ],\n  \"info\" : {\n    \"author\" : \"xcode\",\n    \"version\" : 1\n  }\n}\n"
+    }()
+
+    @Test func allSizesIsTheSetXcodeWritesForIOSAllSizes() throws {
+        let settings = IconsInput.Settings(master: "m.png", dark: nil, tinted: nil, sizes: .all, idioms: ["ipad", "ios-marketing"], background: nil)
+        let ours = JSON.encode(IconsInput.contents(settings, appearances: [.default]))
+        let theirs = Data(Self.xcodeAllSizesSet.utf8)
+        #expect(Self.shape(try Self.object(ours)) == Self.shape(try Self.object(theirs)))
+        let decoded = try JSONDecoder().decode(AssetCatalogContents.self, from: ours)
+        let reference = try JSONDecoder().decode(AssetCatalogContents.self, from: theirs)
+        // Entry by entry, in Xcode's order, the same but for the file names.
+        #expect(decoded.images?.map { var image = $0; image.filename = nil; return image }
+                == reference.images?.map { var image = $0; image.filename = nil; return image })
+        // Each file once, and the store icon the single-size set's file.
+        let names = decoded.images?.compactMap(\.filename) ?? []
+        #expect(Set(names).count == 16 && names.last == IconAppearance.default.filename)
+        // The single-size set is as it was.
+        let single = IconsInput.Settings(master: "m.png", dark: nil, tinted: nil, sizes: .single, idioms: ["ipad", "ios-marketing"], background: nil)
+        #expect(IconsInput.contents(single, appearances: [.default]).images == [IconAppearance.default.entry])
+    }
+
+    /// verify reads a bag's "All Sizes" set as Xcode would: every size
+    /// right, nothing unnamed.
+    @Test func anAllSizesSetVerifies() throws {
+        let contents = JSON.encode(AssetCatalogContents(images: IconSlot.allSizes.map(\.entry)))
+        var files = ["\(Self.folder)/Contents.json": contents, "data/\(AssetCatalog.folder)/Contents.json": JSON.encode(AssetCatalogContents.folder)]
+        for slot in IconSlot.allSizes {
+            files["\(Self.folder)/\(slot.filename)"] = try Imaging.Image.solid(width: slot.pixels, height: slot.pixels, ink: [10, 20, 30]).pngData()
+        }
+        #expect(AssetCatalogRules.check(DocumentStagesTests.bag(files)).map(\.message) == [])
+    }
+
+    // MARK: - Icon Composer's supported platforms
+
+    static func composerBag(platforms: String) -> [String: Data] {
+        let folder = "data/\(IconComposer.bundleFolder)"
+        let json = #"{ "groups" : [ { "layers" : [ { "image-name" : "seal.png", "name" : "seal" } ] } ], "supported-platforms" : "# + platforms + " }"
+        return ["\(folder)/icon.json": Data(json.utf8), "\(folder)/Assets/seal.png": Data([1])]
+    }
+
+    /// An .icon whose supported-platforms leaves out iOS draws no icon for
+    /// the iPad app: refused, naming the file and the platforms it lists.
+    /// The shapes are Icon Composer's: `"squares" : "shared"` (LoopKit/Loop),
+    /// `[ "iOS" ]` (HammerPot/Maple-iOS), `[ "macOS" ]` (Marginal/QLVideo),
+    /// `"circles" : [ "watchOS" ]` (see IconComposerDocument).
+    @Test func anIconComposerDocumentWithoutIOSIsRefusedNamingItsPlatforms() throws {
+        let json = "data/\(IconComposer.bundleFolder)/icon.json"
+        for fine in [#"{ "circles" : [ "watchOS" ], "squares" : "shared" }"#, #"{ "squares" : [ "iOS" ] }"#, #"{ "squares" : [ "iOS", "macOS" ] }"#] {
+            #expect(IconsInput.verifyComposer(nil, in: DocumentStagesTests.bag(Self.composerBag(platforms: fine))).isEmpty, "\(fine)")
+        }
+        let problems = IconsInput.verifyComposer(nil, in: DocumentStagesTests.bag(Self.composerBag(platforms: #"{ "circles" : [ "watchOS" ], "squares" : [ "macOS" ] }"#)))
+        #expect(problems.map { "\($0.path): \($0.rule): \($0.message)" } == [
+            "\(json): icon-composer: supported-platforms lists macOS (square icon) and watchOS (round icon), not iOS; the bundle is for an iPad app, whose icon the document must draw for iOS. Add iOS to the document's platforms in Icon Composer and save it again",
+        ])
+        let watchOnly = IconsInput.verifyComposer(nil, in: DocumentStagesTests.bag(Self.composerBag(platforms: #"{ "circles" : [ "watchOS" ] }"#)))
+        #expect(watchOnly.map(\.message).first?.hasPrefix("supported-platforms lists watchOS (round icon), not iOS") == true, "\(watchOnly)")
+    }
 }
