@@ -25,6 +25,22 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.zip"])
     }
 
+    /// As getcwd(3) gives a folder reached through a link (a Mac's /tmp and
+    /// /var are links to /private/...), with a tail that does not exist yet
+    /// (an output folder) kept as given.
+    @Test func aCanonicalPathResolvesEveryLinkAndKeepsAMissingTail() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let real = folder.url.appendingPathComponent("real")
+        try FileManager.default.createDirectory(at: real.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link"), withDestinationPath: real.path)
+        let physical = FileSystem.canonical(real)
+        #expect(FileSystem.canonical(URL(fileURLWithPath: folder.path("link/sub"))).path == physical.path + "/sub")
+        #expect(FileSystem.canonical(URL(fileURLWithPath: folder.path("link/dist/out"))).path == physical.path + "/dist/out")
+        #expect(FileSystem.canonical(URL(fileURLWithPath: folder.path("link/sub/../sub"))).path == physical.path + "/sub")
+        #expect(!physical.path.contains("/link"))
+    }
+
     @Test func aFailedWriteLeavesNothingAtTheFinalPath() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -26,8 +26,8 @@ enum BagNames {
     /// (`.DS_Store`) and into archives and non-HFS volumes (`._name`
     /// AppleDouble files, a zip's `__MACOSX/`).
     static func isFinderMetadata(_ path: String) -> Bool {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        return name == ".DS_Store" || name.hasPrefix("._") || path.split(separator: "/").contains("__MACOSX")
+        let name = path[(path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex)...]
+        return name == ".DS_Store" || name.hasPrefix("._") || path.hasPrefix("__MACOSX/") || path.contains("/__MACOSX/")
     }
 
     /// True for a path that needs no checking beyond this scan and no

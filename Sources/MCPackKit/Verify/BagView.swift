@@ -9,15 +9,22 @@ struct BagView {
     /// another input's facts (the master's size, the pyramid).
     let facts: [any InputFact]
 
+    /// The bag's files less Finder's own (.DS_Store, ._ files), which
+    /// BagRules names once: a Mac that unpacked the bag put them there,
+    /// not the sender, so no input's content rule should read a `._x.dzi`
+    /// as a descriptor or a `._0_0.jpeg` as a tile.
+    let files: [String: BagFile]
+
     init(contents: BagContents) {
         self.contents = contents
+        files = contents.files.contains { BagNames.isFinderMetadata($0.key) }
+            ? contents.files.filter { !BagNames.isFinderMetadata($0.key) } : contents.files
         facts = Inputs.facts(fromBundleJSON: contents.files[BundleJSON.path]?.data)
     }
 
     /// A fact an input's record gives, gathered as a check would.
     func fact<F: InputFact>(_ type: F.Type) -> F? { F.gather(from: facts) }
 
-    var files: [String: BagFile] { contents.files }
     /// Where reading stopped before the end, when it did.
     var stoppedAt: String? { contents.stoppedAt }
 

@@ -67,6 +67,34 @@ import Testing
         #expect(folder.status == 0, "\(folder.stdout)")
     }
 
+    /// A bag unpacked and opened in Finder gains .DS_Store and ._ files:
+    /// the sender did not put them there, so they are named as a warning
+    /// and left out of the Oxum, while any other unlisted file still fails.
+    @Test func findersFilesInAnUnpackedBagWarnOthersFail() throws {
+        let project = try TestProject.make(images: true)
+        defer { project.destroy() }
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        let unpack = project.url("unpacked")
+        try FileManager.default.createDirectory(at: unpack, withIntermediateDirectories: true)
+        try MCPackBinary.tool("python3", ["-m", "zipfile", "-e", project.url("dist/\(Self.name).zip").path, "."], in: unpack)
+        let bag = unpack.appendingPathComponent(Self.name)
+        for path in ["data/.DS_Store", "data/document/._master.dzi", ".DS_Store"] {
+            try Data("Bud1".utf8).write(to: bag.appendingPathComponent(path))
+        }
+        let result = try Self.verify(bag, in: project, ["--json"])
+        #expect(result.status == 0, "\(result.stdout)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let problems = json["problems"] as? [[String: Any]] ?? []
+        let finder = problems.filter { $0["rule"] as? String == "finder-metadata" }.compactMap { $0["path"] as? String }
+        #expect(finder == ["data/.DS_Store", "data/document/._master.dzi"], "\(problems)")
+        #expect(!problems.contains { $0["severity"] as? String == "error" }, "\(problems)")
+
+        try Data("mine".utf8).write(to: bag.appendingPathComponent("data/notes.txt"))
+        let extra = try Self.verify(bag, in: project, ["--json"])
+        #expect(extra.status == 1, "\(extra.stdout)")
+        #expect(extra.stdout.contains("\"complete\"") && extra.stdout.contains("data/notes.txt"), "\(extra.stdout)")
+    }
+
     struct Damage: Sendable, CustomTestStringConvertible {
         var name: String
         var change: @Sendable (inout [(String, Data)]) -> Void
