@@ -18,7 +18,7 @@ extension KioskBundle {
     /// first: overlays are drawn in clauses.json's order, so a later
     /// clause lies over an earlier one and takes the tap. Only the clauses
     /// `category` shows can be hit. A rectangle holds its left and top
-    /// edges, not its right and bottom ones (`Rect.contains`), so two
+    /// edges, not its right and bottom ones (`PixelRect.contains`), so two
     /// rectangles side by side never both take a point.
     public func clauses(at point: CGPoint, showing category: ClauseCategory? = nil) -> [Clause] {
         let (x, y) = (Double(point.x), Double(point.y))

@@ -24,6 +24,29 @@ public struct KioskBundle: Sendable {
     public var version: String { info.version }
     public var title: String { info.title }
 
+    /// Which bundle this is: its folder and bundle.json's name and version.
+    /// Two opens of the same bag are the same bundle; an update (a new
+    /// version, or the same one unpacked into another folder) is not. What
+    /// a view compares to know whether it was handed a new bundle.
+    public struct Identity: Sendable, Hashable {
+        /// The bag's top folder as an absolute path, standardized and with
+        /// symbolic links resolved (so `/tmp/b`, `/tmp/b/` and, on macOS,
+        /// `/private/tmp/b` are one folder).
+        public var folder: String
+        public var name: String
+        public var version: String
+
+        public init(folder: String, name: String, version: String) {
+            self.folder = folder
+            self.name = name
+            self.version = version
+        }
+    }
+
+    /// This bundle's identity, made when it was opened (comparing two
+    /// touches no file).
+    public let identity: Identity
+
     /// Opens the bag at `folder`; throws a `KioskBundleError` naming the
     /// file that is missing or malformed.
     public init(folder: URL) throws {
@@ -35,6 +58,7 @@ public struct KioskBundle: Sendable {
         }
         guard let info = head.bundle else { throw KioskBundleError(path: BundleJSON.path, message: "bundle is missing") }
         self.info = info
+        identity = Identity(folder: folder.standardizedFileURL.resolvingSymlinksInPath().path, name: info.name, version: info.version)
         let record: DocumentRecord
         do {
             guard let decoded = try BundleJSON.component(DocumentRecord.self, named: DocumentRecord.component, from: bundleJSON) else {

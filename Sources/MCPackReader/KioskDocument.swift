@@ -118,6 +118,21 @@ public struct KioskDocument: Sendable, Equatable {
         return levels.last { $0.scale <= limit } ?? levels[0]
     }
 
+    /// The level to draw a CATiledLayer request at `scale` (device pixels
+    /// per master pixel: the scale of its context's CTM, a power of two
+    /// times the layer's contents scale): the coarsest level whose own
+    /// scale is at least `scale`, so the request gets every pixel it asks
+    /// for and no more; beyond full size, the full level, magnified; below
+    /// the coarsest level, the coarsest. At a power of two it is the level
+    /// of exactly that scale, where `level(forScale:)` (a continuous zoom's
+    /// rule) gives the next finer one, four times the pixels.
+    public func level(forBitmapScale scale: Double) -> TileLevel {
+        // A scale computed in floating point (0.25 as 0.2500000001) stays
+        // on the level an exact one gives.
+        let needed = scale * (1 - 1e-9)
+        return levels.first { $0.scale >= needed } ?? fullLevel
+    }
+
     // MARK: Tiles in view
 
     /// The tiles of the level for `scale` that show some of `rect` (master
@@ -125,6 +140,13 @@ public struct KioskDocument: Sendable, Equatable {
     /// overlap left out) meets the rectangle, and together they cover it.
     public func tiles(covering rect: CGRect, scale: Double) -> [TileRef] {
         tiles(covering: rect, in: level(forScale: scale))
+    }
+
+    /// The tiles a CATiledLayer request for `rect` (master pixels) at
+    /// `bitmapScale` (device pixels per master pixel) draws: those of
+    /// `level(forBitmapScale:)` that show some of it.
+    public func tiles(covering rect: CGRect, bitmapScale: Double) -> [TileRef] {
+        tiles(covering: rect, in: level(forBitmapScale: bitmapScale))
     }
 
     /// The tiles of `level` that show some of `rect` (master pixels).
@@ -201,6 +223,16 @@ public struct KioskDocument: Sendable, Equatable {
             let span = 2 * (1 + 1e-9)
             return decodedBytes(levelSpan: (Double(viewport.width) * span, Double(viewport.height) * span), in: level)
         }.max() ?? 0
+    }
+
+    /// The tile cache's budget for a full-screen view on a screen of
+    /// `screenPixels` (its native size in pixels, as `UIScreen.nativeBounds`
+    /// gives it, fixed in portrait): what the view needs at any zoom in
+    /// either orientation, that is for a square viewport the screen's
+    /// longer side each way.
+    public func tileBudget(screenPixels: CGSize) -> Int {
+        let side = max(abs(screenPixels.width), abs(screenPixels.height))
+        return decodedBytes(viewport: CGSize(width: side, height: side))
     }
 
     /// The same for a viewport showing `level` at one screen pixel a pixel.

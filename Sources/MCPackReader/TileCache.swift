@@ -10,8 +10,20 @@ import Foundation
 /// several): each call takes a lock. Tiles should be immutable values,
 /// as decoded images are, since they are handed between threads.
 public final class TileCache<Tile>: @unchecked Sendable {
-    /// The most bytes the cache holds.
-    public let budget: Int
+    /// The most bytes the cache holds. Settable at any time (the view
+    /// learns its screen's size only once it is in a window, and a scene
+    /// can move to another screen): a smaller budget drops the least
+    /// recently used tiles until the rest fit.
+    public var budget: Int {
+        get { locked { limit } }
+        set {
+            precondition(newValue >= 0, "a negative budget")
+            locked {
+                limit = newValue
+                while used > limit, oldest >= 0 { remove(oldest) }
+            }
+        }
+    }
 
     private struct Entry {
         var key: TileKey
@@ -22,6 +34,7 @@ public final class TileCache<Tile>: @unchecked Sendable {
     }
 
     private let lock = NSLock()
+    private var limit: Int
     // A doubly linked list in an array, from the least recently used
     // (`oldest`) to the most (`newest`): every call is O(1).
     private var entries: [Entry?] = []
@@ -33,7 +46,7 @@ public final class TileCache<Tile>: @unchecked Sendable {
 
     public init(budget: Int) {
         precondition(budget >= 0, "a negative budget")
-        self.budget = budget
+        limit = budget
     }
 
     /// The bytes the tiles held now take: never more than `budget`.
@@ -56,8 +69,8 @@ public final class TileCache<Tile>: @unchecked Sendable {
     public func insert(_ tile: Tile, bytes: Int, for key: TileKey) {
         locked {
             if let slot = index[key] { remove(slot) }
-            guard bytes <= budget else { return }
-            while used + bytes > budget, oldest >= 0 { remove(oldest) }
+            guard bytes <= limit else { return }
+            while used + bytes > limit, oldest >= 0 { remove(oldest) }
             let entry = Entry(key: key, tile: tile, bytes: bytes, older: newest, newer: -1)
             let slot: Int
             if let reused = free.popLast() {

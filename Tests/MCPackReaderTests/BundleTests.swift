@@ -96,4 +96,37 @@ import Testing
         #expect(bundle.clauses(showing: nil).count == 3)
         #expect(bundle.clauses(showing: menu["Hide Overlays"]).isEmpty)
     }
+
+    /// What the SwiftUI view compares to know it was handed a new bundle:
+    /// the same bag opened twice (or named with a trailing slash, or
+    /// through a symbolic link) is the same bundle; a copy in another
+    /// folder, or a new version in the same one, is not.
+    @Test func aBundlesIdentityIsItsFolderNameAndVersion() async throws {
+        let fixture = try await ReaderFixture.deepZoom.value
+        let bundle = try fixture.open()
+        #expect(bundle.identity == (try fixture.open()).identity)
+        #expect(bundle.identity.name == "reader-test" && bundle.identity.version == "1.0.0")
+        let slashed = try KioskBundle(folder: URL(fileURLWithPath: fixture.bag.path + "/", isDirectory: true))
+        #expect(slashed.identity == bundle.identity)
+        let link = fixture.root.appendingPathComponent("link-\(UUID().uuidString)")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: fixture.bag)
+        #expect(try KioskBundle(folder: link).identity == bundle.identity)
+
+        let copy = try fixture.copy()
+        let copied = try KioskBundle(folder: copy)
+        #expect(copied.identity != bundle.identity)
+        #expect(copied.identity.folder == copy.standardizedFileURL.resolvingSymlinksInPath().path)
+        // An update unpacked over the copy: a new version in the same folder.
+        let file = copy.appendingPathComponent("data/bundle.json")
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        var head = try #require(json["bundle"] as? [String: Any])
+        head["version"] = "1.0.1"
+        json["bundle"] = head
+        try JSONSerialization.data(withJSONObject: json).write(to: file)
+        let updated = try KioskBundle(folder: copy)
+        #expect(updated.version == "1.0.1")
+        #expect(updated.identity != copied.identity)
+        #expect(updated.identity.folder == copied.identity.folder)
+        #expect(Set([bundle.identity, slashed.identity, copied.identity, updated.identity]).count == 3)
+    }
 }

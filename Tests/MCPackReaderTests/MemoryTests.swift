@@ -102,4 +102,74 @@ import Testing
         #expect(worst == (18 * 256) * (14 * 256) * 4)
         #expect(worst == GeometryTests.deepZoom.decodedBytes(viewport: CGSize(width: 2048, height: 1536), scale: 0.5000001))
     }
+
+    // MARK: The budget from the screen
+
+    /// The budget covers a full-screen view in either orientation: the
+    /// screen's longer side each way, whichever way round its size is given.
+    @Test(arguments: [GeometryTests.deepZoom, GeometryTests.iiif])
+    func theBudgetCoversTheScreenInBothOrientations(document: KioskDocument) {
+        let portrait = document.tileBudget(screenPixels: CGSize(width: 1536, height: 2048))
+        let landscape = document.tileBudget(screenPixels: CGSize(width: 2048, height: 1536))
+        #expect(portrait == landscape)
+        #expect(portrait == document.decodedBytes(viewport: CGSize(width: 2048, height: 2048)))
+        #expect(portrait >= document.decodedBytes(viewport: CGSize(width: 2048, height: 1536)))
+        #expect(portrait >= document.decodedBytes(viewport: CGSize(width: 1536, height: 2048)))
+        // A larger screen needs more; the iPad 2's (768 x 1024) less.
+        #expect(document.tileBudget(screenPixels: CGSize(width: 2048, height: 2732)) > portrait)
+        #expect(document.tileBudget(screenPixels: CGSize(width: 768, height: 1024)) < portrait)
+        // 2048 / 254 px tiles: 9 columns, or 10 when the view starts inside
+        // one, at twice the span (the worst zoom): 18 of 256 px each way.
+        if document.kind == .deepZoom {
+            #expect(portrait == (18 * 256) * (18 * 256) * KioskDocument.bytesPerPixel)
+        }
+    }
+
+    /// A smaller budget drops the least recently used tiles until the rest
+    /// fit; a larger one drops nothing and holds more from then on.
+    @Test func theBudgetCanChangeAfterTheCacheIsMade() {
+        let cache = TileCache<String>(budget: 400)
+        let keys = (0..<5).map { TileKey(level: 3, column: $0, row: 0) }
+        for (i, key) in keys.prefix(4).enumerated() { cache.insert("\(i)", bytes: 100, for: key) }
+        #expect(cache.tile(for: keys[0]) == "0")  // now the most recent
+        cache.budget = 250
+        #expect(cache.budget == 250)
+        #expect(cache.keysByAge == [keys[3], keys[0]])
+        #expect(cache.usedBytes == 200)
+        cache.budget = 1000
+        #expect(cache.keysByAge == [keys[3], keys[0]])
+        for key in keys { cache.insert("x", bytes: 100, for: key) }
+        #expect(cache.count == 5 && cache.usedBytes == 500)
+        cache.budget = 0
+        #expect(cache.count == 0 && cache.usedBytes == 0)
+        cache.insert("y", bytes: 1, for: keys[0])
+        #expect(cache.count == 0)
+        // A cache made before the screen is known holds nothing until then.
+        let early = TileCache<String>(budget: 0)
+        early.insert("z", bytes: 100, for: keys[1])
+        #expect(early.count == 0)
+        early.budget = 100
+        early.insert("z", bytes: 100, for: keys[1])
+        #expect(early.tile(for: keys[1]) == "z")
+    }
+
+    /// The budget changed while tiles are drawn on other threads: the cache
+    /// ends within its last budget, with its books straight.
+    @Test func theBudgetChangesSafelyWhileTilesAreDrawn() {
+        let cache = TileCache<Int>(budget: 10_000)
+        DispatchQueue.concurrentPerform(iterations: 4000) { i in
+            if i % 97 == 0 {
+                cache.budget = [0, 2_500, 10_000, 40_000][(i / 97) % 4]
+            } else {
+                let key = TileKey(level: 5, column: i % 300, row: i % 7)
+                _ = cache.tile(for: TileRef(level: 5, column: key.column, row: key.row, frame: .zero,
+                                            pixelSize: PixelSize(width: 5, height: 5), url: URL(fileURLWithPath: "/t"))) { $0.column }
+            }
+        }
+        #expect(cache.usedBytes <= cache.budget)
+        #expect(cache.usedBytes == cache.count * 100)
+        #expect(cache.keysByAge.count == cache.count)
+        cache.budget = 1_000
+        #expect(cache.count <= 10 && cache.usedBytes == cache.count * 100)
+    }
 }

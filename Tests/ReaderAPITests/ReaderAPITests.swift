@@ -25,6 +25,9 @@ import Testing
         let key: TileKey = TileKey(level: 0, column: 0, row: 0)
         let tile: TileRef = TileRef(level: 0, column: 0, row: 0, frame: .zero, pixelSize: size, url: URL(fileURLWithPath: "/"))
         let cache: TileCache<Data> = TileCache(budget: 1)
+        let retry: TileRetry = TileRetry()
+        let insets: ContentInsets = ContentInsets.zero
+        let identity: KioskBundle.Identity = KioskBundle.Identity(folder: "/b", name: "magna-carta", version: "1.0.0")
         let problem: BundleProblem = BundleProblem(kind: .missing, path: "data/a", detail: "missing")
         let problemKind: BundleProblem.Kind = problem.kind
         let documents: [Any.Type] = [KioskDocument.self, ClausesDocument.self, CategoriesDocument.self]
@@ -33,6 +36,7 @@ import Testing
         #expect(clause.overlays.first?.contains(x: 1, y: 1) == true && category.icon == 1)
         #expect(descriptor == nil && "\(layout)" == "IIIFLayout" && kind == .deepZoom)
         #expect(level.scale == 1 && tile.key == key && cache.budget == 1 && problemKind == .missing && documents.count == 3)
+        #expect(retry.count == 0 && insets == .zero && identity.version == "1.0.0")
     }
 
     /// Keeps the test above whole: every type the reader or the schema

@@ -24,6 +24,9 @@ public struct KioskDocumentView: UIViewRepresentable {
     }
 
     public func updateUIView(_ view: DocumentView, context: Context) {
+        // A new bundle (another folder, or a new version: an update) is
+        // shown afresh; the same one again leaves the zoom as it is.
+        if view.bundle.identity != bundle.identity { view.bundle = bundle }
         if view.category != category { view.category = category }
         view.onClauseTap = onClauseTap
     }
