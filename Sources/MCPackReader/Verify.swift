@@ -148,13 +148,24 @@ extension KioskBundle {
                 problems.append(BundleProblem(kind: .unreadableManifest, path: path, detail: "line \(line.number): \"\(checksum)\" is not a SHA-256 (64 hexadecimal digits)"))
                 continue
             }
-            // A listed path must stay inside the bag, whatever it says.
-            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-            guard !name.hasPrefix("/"), !parts.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) else {
-                problems.append(BundleProblem(kind: .unreadableManifest, path: path, detail: "line \(line.number) names \(name), which is not a plain path inside the bag"))
-                continue
+            // A listed path must stay inside the bag, whatever it says: the
+            // packager's own rule (BagPath), so the app checks no less.
+            let normal: String
+            if BagPath.isPlain(name) {
+                normal = name
+            } else {
+                switch BagPath.components(name, resolvingDotDot: true) {
+                case .success(let components) where !components.isEmpty:
+                    normal = components.joined(separator: "/")
+                case .success:
+                    problems.append(BundleProblem(kind: .unreadableManifest, path: path, detail: "line \(line.number) names \(name.debugDescription), which is no file"))
+                    continue
+                case .failure(let unsafe):
+                    problems.append(BundleProblem(kind: .unreadableManifest, path: path, detail: "line \(line.number) names \(name.debugDescription): \(unsafe.message)"))
+                    continue
+                }
             }
-            entries.append((line.number, name, checksum))
+            entries.append((line.number, normal, checksum))
         }
         return entries
     }

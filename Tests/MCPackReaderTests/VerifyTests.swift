@@ -71,6 +71,35 @@ import Testing
         #expect(try KioskBundle(folder: copy).verify() == [BundleProblem(kind: .unreadableManifest, path: "manifest-sha256.txt", detail: "is missing: nothing can be checked")])
     }
 
+    /// The app holds manifest lines to the packager's own rule (BagPath):
+    /// a home folder, a drive letter, a control character or a .. past the
+    /// top is refused, naming the line and why; a .. that stays inside
+    /// names a file.
+    @Test func manifestLinesAreHeldToThePackagersSafePathRule() async throws {
+        let fixture = try await ReaderFixture.deepZoom.value
+        let copy = try fixture.copy()
+        let manifest = copy.appendingPathComponent("manifest-sha256.txt")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        let zero = String(repeating: "0", count: 64)
+        let hostile = ["~root/.ssh/authorized_keys", "C:/Windows/evil", "data/bell\u{07}", "data/../../outside", "data/..\\..\\evil"]
+        try (text + hostile.map { "\(zero)  \($0)\n" }.joined()).write(to: manifest, atomically: true, encoding: .utf8)
+        let refused = try KioskBundle(folder: copy).verify().filter { $0.kind == .unreadableManifest }
+        #expect(refused.count == hostile.count, "\(refused)")
+        #expect(refused.contains { $0.detail.contains("another user's home") })
+        #expect(refused.contains { $0.detail.contains("absolute path") })
+        #expect(refused.contains { $0.detail.contains("control characters") })
+        #expect(refused.filter { $0.detail.contains("leads outside the bag") }.count == 2)
+
+        // A line that climbs and comes back names a file inside, read as
+        // that file: here one listed already, so it is listed twice. (The
+        // edited manifest no longer matches the tag manifest either.)
+        let listed = try String(contentsOf: manifest, encoding: .utf8).split(separator: "\n").first { $0.hasSuffix("data/clauses.json") }!
+        try (text + listed.replacingOccurrences(of: "data/clauses.json", with: "data/document/../clauses.json") + "\n").write(to: manifest, atomically: true, encoding: .utf8)
+        let left = try KioskBundle(folder: copy).verify()
+        #expect(left.map(\.path) == ["manifest-sha256.txt", "manifest-sha256.txt"], "\(left)")
+        #expect(left.contains { $0.kind == .damaged } && left.contains { $0.detail.hasSuffix("lists data/clauses.json a second time") }, "\(left)")
+    }
+
     @Test func theAsyncVerifyRunsOffTheCallersActorAndStopsWhenCancelled() async throws {
         let fixture = try await ReaderFixture.deepZoom.value
         let bundle = try fixture.open()

@@ -2,6 +2,7 @@ import Archiving
 import FileIO
 import Foundation
 import Hashing
+import MCPackSchema
 
 /// A bag's entries, from a serialized bag (zip, tar, tar.gz, tar.zst) or an
 /// unpacked bag folder, in one streaming pass: nothing is unpacked to disk
@@ -75,7 +76,7 @@ final class BagReader {
     /// what verify reports; the other callers refuse on it, or read on.
     struct Issue: Error, Sendable, CustomStringConvertible {
         enum Kind: Sendable, Equatable {
-            case notUTF8, unsafeName(BagNames.Unsafe), link, special, duplicate, caseCollision
+            case notUTF8, unsafeName(BagPath.Unsafe), link, special, duplicate, caseCollision
             case besideTop, topFolders, tooManyEntries, tooLarge
             case entryWarning, damaged, noCentralDirectory, truncated, zipDirectory, unreadable
         }
@@ -289,7 +290,7 @@ final class BagReader {
                 continue
             }
             let components: [String]
-            if BagNames.isPlain(name) {
+            if BagPath.isPlain(name) {
                 // top folder and the rest, without splitting every component
                 if let slash = name.firstIndex(of: "/") {
                     components = [String(name[..<slash]), String(name[name.index(after: slash)...])]
@@ -297,7 +298,7 @@ final class BagReader {
                     components = [name]
                 }
             } else {
-                switch BagNames.components(name) {
+                switch BagPath.components(name) {
                 case .success(let checked): components = checked
                 case .failure(let unsafe):
                     try report(Issue(kind: .unsafeName(unsafe), path: name, message: unsafe.message))
@@ -556,13 +557,13 @@ final class BagReader {
                 return
             }
             if listing && relative.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-                try report(Issue(kind: .unsafeName(.controlCharacters), path: relative, message: BagNames.Unsafe.controlCharacters.message))
+                try report(Issue(kind: .unsafeName(.controlCharacters), path: relative, message: BagPath.Unsafe.controlCharacters.message))
                 return
             }
             listed.append((relative, Int64(attributes[.size] as? Int ?? 0)))
         }
         if let only {
-            for relative in only where BagNames.isPlain(relative) { try look(relative, listing: false) }
+            for relative in only where BagPath.isPlain(relative) { try look(relative, listing: false) }
         } else if let enumerator = FileManager.default.enumerator(atPath: base) {
             for case let relative as String in enumerator { try look(relative, listing: true) }
         }

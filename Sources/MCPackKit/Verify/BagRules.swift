@@ -228,13 +228,13 @@ enum BagRules {
                 continue
             }
             let normal: String
-            if BagNames.isPlain(path) {
+            if BagPath.isPlain(path) {
                 normal = path
                 if let range = line.path, manifest.text[manifest.text.startIndex + range.lowerBound] == 0x2E {  // "./", which Manifest drops
                     problems.append(Problem(name, "manifest-path-normal", "line \(line.number): \("./" + path) is not normalised; write \(path)", severity: .warning, section: "2.1.3", line: line.number))
                 }
             } else {
-                guard let components = resolvedInside(path, dotDot: true), !components.isEmpty else {
+                guard case .success(let components) = BagPath.components(path, resolvingDotDot: true), !components.isEmpty else {
                     problems.append(Problem(name, "unsafe-path", "line \(line.number): \(path.debugDescription) leads outside the bag", line: line.number))
                     continue
                 }
@@ -254,29 +254,6 @@ enum BagRules {
             problems.append(Problem(name, "manifest", "\(starred) line\(starred == 1 ? "" : "s") with md5sum's \"*\" binary marker; read as part of the separator", severity: .warning))
         }
         return entries
-    }
-
-    /// A path's components with "." and empty ones dropped and ".." resolved;
-    /// nil when it leads outside the bag (absolute, `~`, a drive letter, a
-    /// control character, more ".." than folders) or, without `dotDot`,
-    /// holds any "..".
-    static func resolvedInside(_ path: String, dotDot: Bool) -> [String]? {
-        let bytes = Array(path.utf8)
-        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return nil }
-        if let first = bytes.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "\\") || first == UInt8(ascii: "~") { return nil }
-        if bytes.count >= 2, bytes[1] == UInt8(ascii: ":"), (bytes[0] | 0x20) >= UInt8(ascii: "a"), (bytes[0] | 0x20) <= UInt8(ascii: "z") { return nil }
-        var stack: [String] = []
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if component == "." { continue }
-            if component.hasSuffix("\\..") || component.hasPrefix("..\\") { return nil }
-            if component == ".." {
-                guard dotDot, !stack.isEmpty else { return nil }
-                stack.removeLast()
-                continue
-            }
-            stack.append(String(component))
-        }
-        return stack
     }
 
     /// fetch.txt (RFC 8493 §2.2.3): `URL LENGTH FILENAME` lines, LENGTH an
@@ -312,7 +289,7 @@ enum BagRules {
             }
             let written = String(parts[2])
             let path = version == nil || version == "1.0" ? Manifest.decodePath(Array(written.utf8)) : written
-            guard let components = resolvedInside(path, dotDot: false), components.count > 1, components[0] == "data" else {
+            guard case .success(let components) = BagPath.components(path), components.count > 1, components[0] == "data" else {
                 problem("fetch-path", "line \(number): \(path.debugDescription) is not a path inside data/; a fetched file belongs to the payload", line: number)
                 continue
             }
