@@ -198,13 +198,22 @@ struct NoNeeds: InputFact {}
 
 /// The master image's size as a person sees it: what overlays are placed on.
 struct MasterSize: InputFact, Codable, Equatable {
-    var width: Int
-    var height: Int
+    /// The schema's one pixel size; encoded as it is.
+    var pixels: PixelSize
     /// How a message names the size when the file stores the picture
     /// turned (" as displayed; its file stores it ..."), else "".
     var note = ""
 
-    enum CodingKeys: String, CodingKey { case width, height }
+    init(width: Int, height: Int, note: String = "") {
+        pixels = PixelSize(width: width, height: height)
+        self.note = note
+    }
+
+    var width: Int { pixels.width }
+    var height: Int { pixels.height }
+
+    init(from decoder: Decoder) throws { pixels = try PixelSize(from: decoder) }
+    func encode(to encoder: Encoder) throws { try pixels.encode(to: encoder) }
 }
 
 /// The tile pyramid the document will be made into: what a viewer needs
@@ -308,10 +317,10 @@ struct Made<Record> {
     var transient: [URL] = []
 }
 
-/// What a check may use: the project, a place for its problems, and reads
-/// of whole input files (each hashed as it is read, for bundle.json).
+/// What a check may use: the project folder, a place for its problems, and
+/// reads of whole input files (each hashed as it is read, for bundle.json).
 struct CheckEnvironment {
-    let project: Project
+    let project: ProjectFolder
     let sink: DiagnosticSink
 
     /// A problem with a whole file (not a key in it).

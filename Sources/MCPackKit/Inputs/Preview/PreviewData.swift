@@ -10,15 +10,27 @@ struct PreviewData: Codable, Equatable {
     /// The id of the script element holding the data in index.html.
     static let elementID = "bundle-data"
 
+    /// bundle.json's head (`BundleJSON.Info`) and beside its fields the
+    /// archive's file name, for the lines on checking it.
     struct BundleInfo: Codable, Equatable {
-        var name: String
-        var version: String
-        var title: String
-        var sourceDate: String
-        /// The archive's file name, for the lines on checking it.
+        var info: BundleJSON.Info
         var archive: String
 
-        enum CodingKeys: String, CodingKey { case name, version, title, sourceDate = "source_date", archive }
+        init(info: BundleJSON.Info, archive: String) {
+            self.info = info
+            self.archive = archive
+        }
+
+        init(from decoder: Decoder) throws {
+            info = try BundleJSON.Info(from: decoder)
+            archive = try decoder.container(keyedBy: AnyKey.self).decode(String.self, forKey: AnyKey("archive"))
+        }
+
+        func encode(to encoder: Encoder) throws {
+            try info.encode(to: encoder)
+            var container = encoder.container(keyedBy: AnyKey.self)
+            try container.encode(archive, forKey: AnyKey("archive"))
+        }
     }
 
     /// The pyramid as the page's script reads it: the layout's fields, and
@@ -192,12 +204,12 @@ struct PreviewContext {
     }
 
     init(data: PreviewData, icons: AppIconSet?, launch: LaunchScreens?, gallery: [PreviewPictures] = []) {
-        let bundle = data.bundle
+        let bundle = data.bundle.info
         title = bundle.title
         name = bundle.name
         version = bundle.version
         sourceDate = bundle.sourceDate
-        archive = bundle.archive
+        archive = data.bundle.archive
         mcpackVersion = MCPackVersion.current
         let d = data.document, pyramid = d.pyramid
         document = "\(pyramid.width) x \(pyramid.height) px, \(pyramid.kind == .iiif3 ? "IIIF" : "Deep Zoom"), \(d.maxLevel + 1) levels of \(pyramid.tileSize) px tiles"

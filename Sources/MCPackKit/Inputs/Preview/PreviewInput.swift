@@ -67,7 +67,7 @@ enum PreviewInput: BundleInput {
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
         let config = env.project.config
         let data = PreviewData(
-            bundle: .init(name: config.name, version: config.version.text, title: config.title, sourceDate: env.sourceDate,
+            bundle: .init(info: .init(name: config.name, version: config.version.text, title: config.title, sourceDate: env.sourceDate),
                           archive: "\(config.stem).\(config.format.fileExtension)"),
             pyramid: plan.needs.pyramid, clauses: plan.needs.clauses.file, measuredWidth: plan.needs.clauses.measuredWidth)
         let context = PreviewContext(data: data, icons: plan.needs.icons, launch: plan.needs.launch, gallery: plan.needs.gallery)

@@ -17,7 +17,7 @@ import Testing
     static let pyramid = PyramidLayout(name: "master", kind: .deepZoom, width: 600, height: 400, tileSize: 254, overlap: 1, tileFormat: "jpeg")
 
     static func data(_ file: ClauseFile = file) -> PreviewData {
-        PreviewData(bundle: .init(name: "test-bundle", version: "1.0.0", title: "Test <Bundle>", sourceDate: "2015-06-15T00:00:00Z",
+        PreviewData(bundle: .init(info: .init(name: "test-bundle", version: "1.0.0", title: "Test <Bundle>", sourceDate: "2015-06-15T00:00:00Z"),
                                   archive: "test-bundle-1.0.0.zip"),
                     pyramid: pyramid, clauses: file)
     }
