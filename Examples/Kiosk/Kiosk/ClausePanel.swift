@@ -4,6 +4,10 @@ import SwiftUI
 /// The detail panel that slides up over the scan: the clause's title,
 /// its translation and its context, the text scrolling inside a panel of
 /// fixed height.
+// Main actor as a whole, not only `body`: `header` hands the main-actor
+// `close` to the button and calls it from the drag. The iOS 18 SDK's View
+// is @MainActor, which infers this; the iOS 16 and 17 SDKs' is not.
+@MainActor
 struct ClausePanel: View {
     let clause: Clause
     let close: @MainActor () -> Void

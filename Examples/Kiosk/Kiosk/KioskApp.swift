@@ -1,6 +1,10 @@
 import SwiftUI
 
+// Main actor for the model's default value (KioskModel is @MainActor): the
+// iOS 18 SDK's App is @MainActor, which infers this; the iOS 16 and 17
+// SDKs' is not.
 @main
+@MainActor
 struct KioskApp: App {
     @StateObject private var model = KioskModel()
 
