@@ -6,7 +6,7 @@ extension DocumentInput {
     static func handover(_ record: DocumentRecord, files: [String]) -> [HandoverPart] {
         let cut = "\(record.settings.tileSize) px tiles with \(record.settings.overlap) px overlap, \(record.settings.tileFormat.uppercased())"
         let master = "the \(record.width) x \(record.height) px master `\(record.image)`"
-        if record.settings.layout == "iiif3" {
+        if record.layout?.kind == .iiif3 {
             return [HandoverPart(
                 path: "document/\(record.name)/",
                 purpose: "\(master) as a IIIF Image API 3 level 0 service: `info.json`, \(record.tiles) tiles in \(record.levels) scale factors (\(cut)) and the full-image sizes it lists; served at `\(record.settings.iiifBaseURL ?? "")/\(record.name)`")]

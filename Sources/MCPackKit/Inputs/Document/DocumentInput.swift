@@ -19,7 +19,7 @@ enum DocumentInput: BundleInput {
         var overlap: Int
         var tileFormat: String
         var quality: Int
-        var layout: String
+        var layout: PyramidLayout.Kind
         /// `#RRGGBB` to flatten a master with alpha onto; nil refuses alpha.
         var background: String?
         /// Where document/ will be served, without a trailing slash; set
@@ -43,13 +43,14 @@ enum DocumentInput: BundleInput {
         let overlap = t.int("overlap", in: 0...64, required: false) ?? 1
         let tileFormat = t.choice("tile_format", of: ["jpeg", "png", "webp"], required: false) ?? "jpeg"
         let quality = t.int("quality", in: 1...100, required: false) ?? 85
-        let layout = t.choice("layout", of: ["dz", "iiif3"], required: false) ?? "dz"
+        let layout = t.choice("layout", of: [PyramidLayout.Kind.deepZoom, .iiif3].map(\.rawValue), required: false)
+            .flatMap(PyramidLayout.Kind.init(rawValue:)) ?? .deepZoom
         let background = t.string("background", required: false) ?? "#FFFFFF"
         var baseURL = t.string("iiif_base_url", required: false)
         if let url = baseURL, let problem = IIIFBaseURL.problem(url) {
             t.error("iiif_base_url", problem)
             baseURL = nil
-        } else if layout == "iiif3", baseURL == nil, !t.has("iiif_base_url") {
+        } else if layout == .iiif3, baseURL == nil, !t.has("iiif_base_url") {
             t.error("iiif_base_url", "missing; layout = \"iiif3\" needs the http:// or https:// address the bundle's document/ folder will be served under (e.g. iiif_base_url = \"https://example.org/iiif/magna-carta\"): info.json's id is that address plus the image's name, and IIIF viewers build every tile's URL from it")
         }
         if background != "none", background.range(of: "^#[0-9A-Fa-f]{6}$", options: .regularExpression) == nil {
@@ -59,12 +60,12 @@ enum DocumentInput: BundleInput {
             t.error("overlap", "an overlap of \(overlap) px leaves no tile content with tile_size \(tileSize); use an overlap under half the tile size")
         }
         t.rejectUnknownKeys(known: ["image", "tile_size", "overlap", "tile_format", "quality", "layout", "background", "iiif_base_url"])
-        guard let image, layout != "iiif3" || baseURL != nil else { return nil }
+        guard let image, layout != .iiif3 || baseURL != nil else { return nil }
         // IIIF has no overlap, and libvips 8.14's iiif3 layout given one
         // writes edge tiles of the wrong size.
-        return Settings(image: image, tileSize: tileSize, overlap: layout == "iiif3" ? 0 : overlap, tileFormat: tileFormat, quality: quality, layout: layout,
+        return Settings(image: image, tileSize: tileSize, overlap: layout == .iiif3 ? 0 : overlap, tileFormat: tileFormat, quality: quality, layout: layout,
                         background: background == "none" ? nil : background,
-                        iiifBaseURL: layout == "iiif3" ? baseURL.map(IIIFBaseURL.normalised) : nil)
+                        iiifBaseURL: layout == .iiif3 ? baseURL.map(IIIFBaseURL.normalised) : nil)
     }
 
     static func check(_ settings: Settings, needs: NoNeeds?, in env: CheckEnvironment) -> Checked<Plan> {
@@ -121,7 +122,7 @@ enum DocumentInput: BundleInput {
     /// Where the pyramid's tiles will be and how they are cut. IIIF tiles
     /// have no overlap, and libvips names JPEG ones `.jpg`.
     static func layout(_ settings: Settings, size: MasterSize) -> PyramidLayout {
-        PyramidLayout(name: pyramidName(settings.image), kind: settings.layout == "iiif3" ? .iiif3 : .deepZoom, width: size.width,
+        PyramidLayout(name: pyramidName(settings.image), kind: settings.layout, width: size.width,
                       height: size.height, tileSize: settings.tileSize, overlap: settings.overlap, tileFormat: settings.tileFormat)
     }
 
@@ -140,7 +141,7 @@ enum DocumentInput: BundleInput {
         let name = pyramidName(settings.image)
         let pyramid = PyramidSettings(
             tileSize: settings.tileSize, overlap: settings.overlap, format: settings.tileFormat,
-            quality: settings.quality, layout: settings.layout == "iiif3" ? .iiif3 : .deepZoom)
+            quality: settings.quality, layout: settings.layout == .iiif3 ? .iiif3 : .deepZoom)
         let geometry = PyramidGeometry(width: plan.size.width, height: plan.size.height, tileSize: settings.tileSize, overlap: settings.overlap)
         /// The master as it ships: 8-bit sRGB, turned upright, flattened.
         func picture() throws -> (Image, PictureImport.Record) {
@@ -160,7 +161,7 @@ enum DocumentInput: BundleInput {
                    width: plan.size.width, height: plan.size.height, name: name,
                    levels: geometry.maxLevel + 1, tiles: tiles,
                    settings: .init(tileSize: settings.tileSize, overlap: settings.overlap, tileFormat: settings.tileFormat,
-                                   quality: settings.quality, layout: settings.layout, iiifBaseURL: settings.iiifBaseURL),
+                                   quality: settings.quality, layout: settings.layout.rawValue, iiifBaseURL: settings.iiifBaseURL),
                    picture: colour, libvips: Imaging.libraryVersion)
         }
         do {
@@ -173,7 +174,7 @@ enum DocumentInput: BundleInput {
             // manifest input's, made from this build's clauses.
             let pyramidPaths = Self.pyramidPaths(layout(settings, size: plan.size))
             let order = Dictionary(pyramidPaths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-            let prefixes = settings.layout == "iiif3" ? ["data/document/\(name)/"] : ["data/document/\(name).dzi", "data/document/\(name)_files/"]
+            let prefixes = settings.layout == .iiif3 ? ["data/document/\(name)/"] : ["data/document/\(name).dzi", "data/document/\(name)_files/"]
             if let previous = env.previous.first(under: prefixes, expecting: Set(pyramidPaths.map { "data/" + $0 }), where: { json in
                 guard let head = try? JSONDecoder().decode(BundleJSON.Head.self, from: json), head.mcpack == MCPackVersion.current,
                       var earlier = try? BundleJSON.component(Record.self, named: component, from: json) else { return false }
@@ -191,7 +192,7 @@ enum DocumentInput: BundleInput {
             let progress: @Sendable (Int, Int, TimeInterval) -> Void = { [env] percent, eta, elapsed in
                 env.report(.tiling(percent: percent, secondsLeft: eta, tiles: total, elapsed: elapsed))
             }
-            if settings.layout != "iiif3" {
+            if settings.layout != .iiif3 {
                 // Straight from libvips into the archive: written once. The
                 // master opened above has decoded nothing yet.
                 var stream = PyramidStream(paths: pyramidPaths, folder: "document/", name: name, settings: pyramid, master: { image },
