@@ -77,7 +77,8 @@ let package = Package(
         // sha512) and those signature formats prehash with (BLAKE2b-512, SHA-2).
         .target(name: "Hashing", dependencies: ["COpenSSL"]),
 
-        // The Swift face of OpenSSL's signatures: Ed25519 and scrypt for an
+        // The Swift face of OpenSSL's signatures: Ed25519, RSA and ECDSA keys
+        // built from SSH's numbers, signed and checked, and scrypt for an
         // encrypted minisign key. The digests signature formats prehash with
         // (BLAKE2b, SHA-2) are Hashing's, as are OpenSSL's error words.
         .target(name: "Signing", dependencies: ["COpenSSL", "Hashing"]),

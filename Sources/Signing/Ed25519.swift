@@ -53,6 +53,12 @@ public struct Ed25519PrivateKey: Sendable {
 public enum Ed25519 {
     /// True when `signature` is `publicKey`'s signature of `message`.
     public static func verify(signature: [UInt8], of message: [UInt8], publicKey: [UInt8]) -> Bool {
+        message.withUnsafeBytes { verify(signature: signature, ofBytes: $0, publicKey: publicKey) }
+    }
+
+    /// The same over bytes in place: minisign's legacy signatures cover a
+    /// whole archive, which is checked where it is mapped, not copied.
+    public static func verify(signature: [UInt8], ofBytes message: UnsafeRawBufferPointer, publicKey: [UInt8]) -> Bool {
         guard signature.count == 64, publicKey.count == 32,
               let key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, publicKey, publicKey.count) else {
             ERR_clear_error()
@@ -65,7 +71,7 @@ public enum Ed25519 {
             ERR_clear_error()
             return false
         }
-        let ok = EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
+        let ok = EVP_DigestVerify(context, signature, signature.count, message.baseAddress, message.count) == 1
         ERR_clear_error()
         return ok
     }

@@ -47,7 +47,7 @@ struct Build: AsyncParsableCommand {
     var strict = false
 
     @Option(name: .customLong("sign-key"), help: ArgumentHelp(
-        "Sign the archive with this minisign or OpenSSH Ed25519 key, as `mcpack sign` does (the key and its password are checked before building).",
+        "Sign the archive with this minisign key or OpenSSH key (Ed25519, RSA, ECDSA; FIDO and passphrase-protected keys through ssh-agent), as `mcpack sign` does (the key and its password are checked before building).",
         valueName: "file"))
     var signKey: String?
 

@@ -26,9 +26,18 @@ struct Verify: AsyncParsableCommand {
             With --public-key, the signature beside the archive (ARCHIVE.minisig for a \
             minisign key, ARCHIVE.sig for an OpenSSH key) is checked first: who signed \
             and the trusted comment are printed, and a missing, damaged or mismatched \
-            signature is a problem (rule `signature`). Without it, a signature beside \
-            the archive is reported as present, not checked. With --profile, the bag is \
-            also checked against that BagIt profile (rules `profile-...`).
+            signature is a problem (rule `signature`), every reason listed. --public-key \
+            may be given more than once: any of the keys may have signed. OpenSSH \
+            signatures by ssh-ed25519, ssh-rsa (rsa-sha2-256/512; SHA-1 refused), \
+            ecdsa-sha2-nistp256/384/521 and FIDO sk- keys are checked as \
+            `ssh-keygen -Y verify -n file` checks them, allowed_signers read as it \
+            reads them (cert-authority, namespaces=, valid-after=, valid-before=; a \
+            line with an unknown option is skipped and named); a FIDO signature must \
+            show the token was touched. Legacy minisign signatures (minisign -l) are \
+            checked, and noted, unless --require-prehashed. Without --public-key, a \
+            signature beside the archive is reported as present, not checked. With \
+            --profile, the bag is also checked against that BagIt profile (rules \
+            `profile-...`).
 
             Prints every problem as `entry: rule: message`, with the RFC 8493 section \
             of BagIt rules. Exit 0 valid (warnings allowed, unless --strict), 1 problems \
@@ -56,12 +65,21 @@ struct Verify: AsyncParsableCommand {
     var allowFetch = false
 
     @Option(name: .customLong("public-key"), help: ArgumentHelp(
-        "Check the signature beside the archive first: a minisign public key (file or its base64 line) checks ARCHIVE.minisig; an OpenSSH Ed25519 public key or allowed_signers line checks ARCHIVE.sig.",
+        "Check the signature beside the archive first: a minisign public key (file or its base64 line) checks ARCHIVE.minisig; an OpenSSH public key, allowed_signers file or line checks ARCHIVE.sig. Give it more than once to accept any of several keys.",
         valueName: "key"))
-    var publicKey: String?
+    var publicKeys: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Who signed, for an OpenSSH key: chooses the allowed_signers lines whose principals match it, as ssh-keygen -Y verify -I does (needed when the file has more than one line), or names a .pub key's owner.", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("Who signed, for an OpenSSH key: only the allowed_signers lines whose principals match it may admit the signature, as ssh-keygen -Y verify -I chooses them; or names a .pub key's owner. Without it, any line may.", valueName: "name"))
     var identity: String?
+
+    @Option(name: .customLong("verify-time"), help: ArgumentHelp("Hold allowed_signers valid-after/valid-before and certificates against this time instead of now: YYYYMMDD[Z] or YYYYMMDDHHMM[SS][Z], local time unless Z (ssh-keygen -Overify-time=).", valueName: "time"))
+    var verifyTime: String?
+
+    @Option(name: .customLong("revoked-keys"), help: ArgumentHelp("Refuse an OpenSSH signature by a key listed in this file, or by a certificate whose authority is listed: public keys, one a line (ssh-keygen -Y verify -r; binary KRLs are not read).", valueName: "file"))
+    var revokedKeys: String?
+
+    @Flag(name: .customLong("require-prehashed"), help: "Refuse legacy minisign signatures of the whole file (minisign -l), as minisign -H does.")
+    var requirePrehashed = false
 
     @Option(name: .long, help: ArgumentHelp(
         "Also check the bag against this BagIt profile (BagIt Profiles 1.4.0 JSON): bag-info.txt fields and values, manifest algorithms, fetch.txt, serialization, BagIt version, required and allowed tag and payload files. mcpack's own is docs/mcpack-bagit-profile.json, and bagit-profile.json in every bag it builds.",
@@ -83,8 +101,9 @@ struct Verify: AsyncParsableCommand {
             if let archive {
                 // The signature first: whether to trust the rest rests on it.
                 let before = FileSnapshot(archive)
-                let signatures = try publicKey.map { [try SignatureCheck.check(archive: archive, publicKey: $0, identity: identity)] }
-                    ?? SignatureCheck.present(archive)
+                let options = SignatureOptions(identity: identity, verifyTime: verifyTime, revokedKeys: revokedKeys, requirePrehashed: requirePrehashed)
+                let signatures = publicKeys.isEmpty ? SignatureCheck.present(archive)
+                    : try SignatureCheck.check(archive: archive, publicKeys: publicKeys, options: options)
                 if !console.json { printSignatures(signatures, console: console) }
                 let bagProfile = try profile.map(ProfileRules.load)
                 report = try Verifier.verify(archive, limits: limits, allowFetch: allowFetch, profile: bagProfile)
@@ -94,7 +113,7 @@ struct Verify: AsyncParsableCommand {
                 }
                 report.add(signatures: checked)
             } else {
-                if profile != nil || publicKey != nil {
+                if profile != nil || !publicKeys.isEmpty {
                     throw ValidationError("--profile and --public-key check an archive or bag: give its path")
                 }
                 report = try await ProjectVerifier.verify(configPath: project.config, limits: limits)
@@ -128,6 +147,7 @@ struct Verify: AsyncParsableCommand {
 private func printSignatures(_ signatures: [SignatureReport], console: Console) {
     for signature in signatures {
         let name = (signature.file as NSString).lastPathComponent
+        for note in signature.notes { console.out("note: \(name): \(note)") }
         if !signature.checked {
             console.out("signature: \(name) present, not checked (give --public-key to check it)")
         } else if signature.valid {

@@ -19,7 +19,8 @@ public struct SignResult: Sendable, Encodable {
 
 /// `mcpack sign`, and `build --sign-key`: a detached signature beside the
 /// archive, `ARCHIVE.minisig` for a minisign secret key, `ARCHIVE.sig`
-/// (SSHSIG, namespace `file`) for an OpenSSH Ed25519 key. The archive is
+/// (SSHSIG, namespace `file`) for an OpenSSH key (Ed25519, RSA, ECDSA; FIDO
+/// and passphrase-protected keys through ssh-agent). The archive is
 /// read once for every digest either format needs.
 public enum ArchiveSigner {
     /// `password` is asked only for an encrypted minisign key.
@@ -37,10 +38,13 @@ public enum ArchiveSigner {
         if Minisign.isSecretKey(keyText) {
             return SigningKey(kind: .minisign(try Minisign.readSecretKey(keyText, file: keyFile, password: password)))
         }
-        if SSHSignature.isPrivateKey(keyText) {
-            return SigningKey(kind: .ssh(try SSHSignature.readPrivateKey(keyText, file: keyFile)))
+        if SSHPrivateKey.isPrivateKey(keyText) {
+            return SigningKey(kind: .ssh(try SSHPrivateKey.read(keyText, file: keyFile)))
         }
-        throw FileError(path: keyFile, message: "neither a minisign secret key (minisign -G) nor an OpenSSH private key (ssh-keygen -t ed25519)")
+        if AllowedSigners.isKeyText(keyText) {
+            return SigningKey(kind: .ssh(try SSHPrivateKey.read(certificate: keyText, file: keyFile, contents: FileManager.default.contents(atPath:))))
+        }
+        throw FileError(path: keyFile, message: "neither a minisign secret key (minisign -G) nor an OpenSSH private key (ssh-keygen -t ed25519, rsa or ecdsa)")
     }
 
     public static func sign(archive: String, with key: SigningKey) throws -> SignResult {
@@ -58,13 +62,17 @@ public enum ArchiveSigner {
             return SignResult(archive: archive, signature: path, format: "minisign", signer: "minisign key \(Minisign.keyIDText(key.keyID))",
                               trustedComment: trusted, sha256: digests.sha256)
         case .ssh(let key):
+            // SHA-512, ssh-keygen's default, so its signature and mcpack's
+            // are the same bytes where the key type is deterministic.
             let digests = try ArchiveDigests(archive, .sha512)
-            let text = try SSHSignature.signature(sha512: digests.other, key: key)
+            let namespace = SSHSignature.fileNamespace
+            let signature = try key.sign(SSHSignature.signedData(namespace: namespace, hashName: "sha512", digest: digests.other))
             let path = archive + ".sig"
-            try write(text, to: path)
+            try write(SSHSignature.armored(signer: key.signerKey.blob, namespace: namespace, signatureBlob: signature), to: path)
             let comment = key.comment.isEmpty ? "" : " (\(key.comment))"
+            let certificate = key.certificate.map { " (certificate \"\($0.keyID)\" by \($0.authority.fingerprint))" } ?? ""
             return SignResult(archive: archive, signature: path, format: "sshsig",
-                              signer: "ssh-ed25519 \(SSHWire.fingerprint(key.publicBlob))\(comment)", trustedComment: nil, sha256: digests.sha256)
+                              signer: "\(key.signerKey.label)\(comment)\(certificate)", trustedComment: nil, sha256: digests.sha256)
         }
     }
 
@@ -101,7 +109,7 @@ public enum ArchiveSigner {
 public struct SigningKey {
     enum Kind {
         case minisign(Minisign.SecretKey)
-        case ssh(SSHSignature.PrivateKey)
+        case ssh(SSHPrivateKey)
     }
 
     let kind: Kind

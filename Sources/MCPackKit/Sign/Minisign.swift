@@ -5,12 +5,16 @@ import Signing
 
 /// minisign's files (https://jedisct1.github.io/minisign/): a secret key
 /// (encrypted with scrypt or not, as `minisign -G` and `-G -W` write it),
-/// a public key, and a prehashed ("ED") signature with its trusted comment.
-/// The layouts are minisign's; every primitive is OpenSSL's, through Signing.
+/// a public key, and a signature with its trusted comment: prehashed
+/// ("ED", what mcpack writes) or legacy ("Ed", read as `minisign -V` reads
+/// it). The layouts are minisign's; every primitive is OpenSSL's, through
+/// Signing.
 enum Minisign {
-    /// Ed25519 signatures of the file's BLAKE2b-512 ("ED"); "Ed" is the
-    /// legacy signature of the whole file.
+    /// Ed25519 signatures of the file's BLAKE2b-512 ("ED").
     static let prehashed: [UInt8] = Array("ED".utf8)
+    /// The legacy signature of the whole file (`minisign -S -l`, and every
+    /// release before 0.8), whose name is the key algorithm's.
+    static let legacy: [UInt8] = Array("Ed".utf8)
     static let keyAlgorithm: [UInt8] = Array("Ed".utf8)
 
     struct SecretKey {
@@ -26,8 +30,10 @@ enum Minisign {
         var idText: String { keyIDText(keyID) }
     }
 
+    /// minisign prints the number with PRIX64, so without leading zeros:
+    /// the same here, or one key in sixteen would be named two ways.
     static func keyIDText(_ id: [UInt8]) -> String {
-        id.reversed().map { String(format: "%02X", $0) }.joined()
+        String(id.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, radix: 16, uppercase: true)
     }
 
     /// True when the file's text looks like a minisign secret key (its
@@ -150,6 +156,24 @@ enum Minisign {
         let bytes = [UInt8](blob)
         return Signature(algorithm: Array(bytes[0..<2]), keyID: Array(bytes[2..<10]), signature: Array(bytes[10..<74]),
                          trustedComment: String(comment.dropFirst("trusted comment: ".count)), globalSignature: [UInt8](global))
+    }
+
+    /// Checks the signature of the file itself: of its BLAKE2b-512, or for
+    /// a legacy signature of its bytes, mapped rather than read into
+    /// memory. Nil when it checks, else the archive's SHA-256, to say
+    /// what differs.
+    static func checkFile(_ archive: String, signature: Signature, key: PublicKey) -> Result<String?, Error> {
+        do {
+            if signature.algorithm == legacy {
+                let data = try Data(contentsOf: URL(fileURLWithPath: archive), options: .alwaysMapped)
+                let good = data.withUnsafeBytes { Ed25519.verify(signature: signature.signature, ofBytes: $0, publicKey: key.key) }
+                return .success(good ? nil : Digest.hex(data))
+            }
+            let digests = try ArchiveDigests(archive, .blake2b512)
+            return .success(Ed25519.verify(signature: signature.signature, of: digests.other, publicKey: key.key) ? nil : digests.sha256)
+        } catch {
+            return .failure(error)
+        }
     }
 
     private static func littleEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {

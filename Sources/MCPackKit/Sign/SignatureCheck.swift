@@ -18,12 +18,42 @@ public struct SignatureReport: Sendable, Encodable {
     public var signer: String?
     /// minisign's trusted comment (bundle, version, the archive's SHA-256).
     public var trustedComment: String?
-    /// What went wrong, when it did.
+    /// Every problem found, joined: what the verify report's `signature` rule says.
     public var problem: String?
+    /// The same, one a problem.
+    public var problems: [String] = []
+    /// What the check noticed without failing for it: a legacy minisign
+    /// signature, allowed_signers lines skipped as ssh-keygen skips them.
+    public var notes: [String] = []
+
+    mutating func refuse(_ found: [String]) {
+        problems = found
+        problem = found.isEmpty ? nil : found.joined(separator: "; ")
+        valid = found.isEmpty
+    }
 }
 
-/// `mcpack verify ARCHIVE --public-key KEY`: the detached signature beside
-/// the archive checked with the key given, before anything else is.
+/// How `verify --public-key` checks, beyond the keys: ssh-keygen's `-I`,
+/// `-Overify-time=` and `-r`, and minisign's `-H`.
+public struct SignatureOptions: Sendable {
+    /// Whose signature it must be (allowed_signers principals).
+    public var identity: String?
+    /// Check allowed_signers and certificate validity at this time
+    /// (YYYYMMDD[Z] or YYYYMMDDHHMM[SS][Z]) instead of now.
+    public var verifyTime: String?
+    /// A file of revoked OpenSSH public keys, one a line.
+    public var revokedKeys: String?
+    /// Refuse legacy minisign signatures (of the whole file, not prehashed).
+    public var requirePrehashed: Bool
+
+    public init(identity: String? = nil, verifyTime: String? = nil, revokedKeys: String? = nil, requirePrehashed: Bool = false) {
+        (self.identity, self.verifyTime, self.revokedKeys, self.requirePrehashed) = (identity, verifyTime, revokedKeys, requirePrehashed)
+    }
+}
+
+/// `mcpack verify ARCHIVE --public-key KEY...`: the detached signature
+/// beside the archive checked with the keys given (any of them may have
+/// signed), before anything else is.
 public enum SignatureCheck {
     /// The signature files looked for beside an archive.
     static let suffixes = [(".minisig", "minisign"), (".sig", "sshsig")]
@@ -37,20 +67,29 @@ public enum SignatureCheck {
         }
     }
 
-    /// `publicKey`: a file, or the key itself (a minisign base64 line, an
-    /// OpenSSH public key or allowed_signers line). `identity`: who the SSH
-    /// key belongs to, when the key text does not say. Throws (exit 2) only
-    /// when the key cannot be read; a missing, damaged or wrong signature
-    /// is a report with `valid` false.
-    public static func check(archive path: String, publicKey: String, identity: String? = nil) throws -> SignatureReport {
+    /// `publicKeys`: files, or keys' text (a minisign base64 line, an
+    /// OpenSSH public key or allowed_signers line). Throws (exit 2) only
+    /// when a key or option cannot be read; a missing, damaged or wrong
+    /// signature is a report with `valid` false. With keys of both
+    /// formats, the signatures present are checked, and one must be.
+    public static func check(archive path: String, publicKeys: [String], options: SignatureOptions = SignatureOptions()) throws -> [SignatureReport] {
         let archive = trimmed(path)
-        let (keyText, keyName) = try keyText(publicKey)
-        if SSHSignature.isPublicKey(keyText) {
-            let lines = try SSHSignature.readKeyLines(keyText, file: keyName)
-            return checkSSH(archive: archive, keys: try SSHSignature.chooseSigners(lines, identity: identity, file: keyName))
+        let trusted = try TrustedKeys(publicKeys, options: options)
+        var reports: [SignatureReport] = []
+        let both = !trusted.minisign.isEmpty && trusted.sshGiven
+        if !trusted.minisign.isEmpty, !both || FileManager.default.fileExists(atPath: archive + ".minisig") {
+            reports.append(checkMinisign(archive: archive, keys: trusted.minisign, requirePrehashed: options.requirePrehashed))
         }
-        let key = try Minisign.readPublicKey(keyText, file: keyName)
-        return checkMinisign(archive: archive, key: key)
+        if trusted.sshGiven, !both || FileManager.default.fileExists(atPath: archive + ".sig") {
+            reports.append(checkSSH(archive: archive, keys: trusted))
+        }
+        if reports.isEmpty {
+            var report = SignatureReport(file: archive + ".minisig", format: "minisign", checked: true, valid: false)
+            let name = (archive as NSString).lastPathComponent
+            report.refuse(["no signature: neither \(name).minisig nor \(name).sig is there"])
+            reports.append(report)
+        }
+        return reports
     }
 
     /// A folder given as `bag/` has its signature at `bag.minisig`.
@@ -58,112 +97,88 @@ public enum SignatureCheck {
         path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
-    /// A path that names no file is reported as one, not parsed as a key:
-    /// only text that starts as a key does (minisign's base64 begins RW).
-    private static func keyText(_ argument: String) throws -> (String, String) {
-        if FileManager.default.fileExists(atPath: argument) {
-            var data = Data()
-            do {
-                try FileChunks.read(argument) { data.append(contentsOf: $0) }
-            } catch let error as FileError {
-                throw FileError(path: argument, message: "--public-key: cannot read it: \(error.message)")
-            }
-            return (String(decoding: data, as: UTF8.self), argument)
-        }
-        guard argument.hasPrefix("RW") || SSHSignature.isPublicKey(argument) else {
-            throw FileError(path: argument, message: "--public-key: no such file (nor a key's text: a minisign base64 line or an OpenSSH public key)")
-        }
-        return (argument, "--public-key")
-    }
-
     /// The signature file `report` names, read by `read`; nil, with the
     /// report saying why, when it is missing or damaged.
     private static func readSignature<S>(_ report: inout SignatureReport, _ read: (Data, String) throws -> S) -> S? {
         guard let data = FileManager.default.contents(atPath: report.file) else {
-            report.problem = "no signature: \((report.file as NSString).lastPathComponent) is missing"
+            report.refuse(["no signature: \((report.file as NSString).lastPathComponent) is missing"])
             return nil
         }
         do {
             return try read(data, report.file)
         } catch {
-            report.problem = "damaged signature: \((error as? FileError)?.message ?? "\(error)")"
+            report.refuse(["damaged signature: \((error as? FileError)?.message ?? "\(error)")"])
             return nil
         }
     }
 
-    static func checkMinisign(archive: String, key: Minisign.PublicKey) -> SignatureReport {
+    /// `keys`: any of them may have signed; the one named by the
+    /// signature's key ID is checked.
+    static func checkMinisign(archive: String, keys: [Minisign.PublicKey], requirePrehashed: Bool) -> SignatureReport {
         var report = SignatureReport(file: archive + ".minisig", format: "minisign", checked: true, valid: false)
         guard let signature = readSignature(&report, Minisign.readSignature) else { return report }
         report.trustedComment = signature.trustedComment
-        guard signature.algorithm == Minisign.prehashed else {
-            report.problem = signature.algorithm == Minisign.keyAlgorithm
-                ? "a legacy minisign signature of the whole file, which mcpack does not check: sign again with minisign 0.8 or later"
-                : "damaged signature: unknown algorithm"
+        let legacy = signature.algorithm == Minisign.legacy
+        guard legacy || signature.algorithm == Minisign.prehashed else {
+            report.refuse(["damaged signature: unknown algorithm"])
             return report
         }
-        guard signature.keyID == key.keyID else {
-            report.problem = "signed with another key: minisign key \(Minisign.keyIDText(signature.keyID)), not \(key.idText)"
+        var problems: [String] = []
+        if legacy {
+            report.notes.append("a legacy minisign signature (minisign -l: Ed25519 over the whole file, not over its BLAKE2b-512 hash); sign again with minisign 0.8 or later, or refuse such signatures with --require-prehashed")
+            if requirePrehashed { problems.append("a legacy signature of the whole file, refused by --require-prehashed (as minisign -H refuses it)") }
+        }
+        guard let key = keys.first(where: { $0.keyID == signature.keyID }) else {
+            let allowed = keys.map(\.idText).joined(separator: " or ")
+            report.refuse(problems + ["signed with another key: minisign key \(Minisign.keyIDText(signature.keyID)), not \(allowed)"])
             return report
         }
-        let digests: ArchiveDigests
-        do {
-            digests = try ArchiveDigests(archive, .blake2b512)
-        } catch {
-            report.problem = "cannot read the archive: \(error)"
-            return report
+        switch Minisign.checkFile(archive, signature: signature, key: key) {
+        case .success(nil): break
+        case .success(let sha256?): problems.append(mismatch(signature.trustedComment, sha256: sha256, archive: archive))
+        case .failure(let error): problems.append("cannot read the archive: \(error)")
         }
-        guard Ed25519.verify(signature: signature.signature, of: digests.other, publicKey: key.key) else {
-            report.problem = mismatch(signature.trustedComment, sha256: digests.sha256, archive: archive)
-            return report
+        if !Ed25519.verify(signature: signature.globalSignature, of: signature.signature + Array(signature.trustedComment.utf8), publicKey: key.key) {
+            problems.append("the trusted comment was changed after signing (its signature does not match)")
         }
-        guard Ed25519.verify(signature: signature.globalSignature, of: signature.signature + Array(signature.trustedComment.utf8), publicKey: key.key) else {
-            report.problem = "the trusted comment was changed after signing (its signature does not match)"
-            return report
-        }
-        report.valid = true
-        report.signer = "minisign key \(key.idText)"
+        report.refuse(problems)
+        if problems.isEmpty { report.signer = "minisign key \(key.idText)" }
         return report
     }
 
-    /// `keys`: those allowed to have signed (one identity may have several);
-    /// the one whose key made the signature is checked.
-    static func checkSSH(archive: String, keys: [SSHSignature.PublicKey]) -> SignatureReport {
+    /// The SSHSIG beside the archive, checked as `ssh-keygen -Y verify -n
+    /// file` checks it: the signature, the revocation list, then the
+    /// allowed_signers lines; every problem found is reported.
+    static func checkSSH(archive: String, keys: TrustedKeys) -> SignatureReport {
         var report = SignatureReport(file: archive + ".sig", format: "sshsig", checked: true, valid: false)
-        guard let signature = readSignature(&report, SSHSignature.readSignature) else { return report }
-        guard let key = keys.first(where: { $0.blob == signature.publicBlob }) else {
-            report.problem = "signed with another key: \(SSHWire.fingerprint(signature.publicBlob)), not \(keys.map(\.fingerprint).joined(separator: " or "))"
-            return report
+        report.notes = keys.ssh.skipped
+        guard let signature = readSignature(&report, SSHSignature.read) else { return report }
+        var problems: [String] = []
+        if signature.namespace != SSHSignature.fileNamespace {
+            problems.append("a signature for namespace \"\(signature.namespace)\", not \"file\" (ssh-keygen -Y sign -n file)")
         }
-        guard signature.namespace == SSHSignature.namespace else {
-            report.problem = "a signature for namespace \"\(signature.namespace)\", not \"file\" (ssh-keygen -Y sign -n file)"
-            return report
-        }
-        guard signature.keyType == SSHSignature.keyType else {
-            report.problem = "damaged signature: a \(signature.keyType) signature from an Ed25519 key"
-            return report
-        }
-        let algorithm: PrehashAlgorithm
-        switch signature.hashAlgorithm {
-        case "sha512": algorithm = .sha512
-        case "sha256": algorithm = .sha256
-        default:
-            report.problem = "damaged signature: unknown hash \(signature.hashAlgorithm)"
-            return report
-        }
-        let digests: ArchiveDigests
         do {
-            digests = try ArchiveDigests(archive, algorithm)
+            let digests = try ArchiveDigests(archive, signature.hashAlgorithm)
+            switch signature.check(digest: digests.other) {
+            case .good: break
+            case .mismatch: problems.append("the signature does not match the archive: it was changed after signing, or the signature is of another file")
+            case .refused(let why): problems.append("damaged signature: \(why)")
+            }
         } catch {
-            report.problem = "cannot read the archive: \(error)"
-            return report
+            problems.append("cannot read the archive: \(error)")
         }
-        guard Ed25519.verify(signature: signature.signature, of: SSHSignature.signedData(hashAlgorithm: signature.hashAlgorithm, digest: digests.other),
-                             publicKey: key.key) else {
-            report.problem = "the signature does not match the archive: it was changed after signing, or the signature is of another file"
-            return report
+        if let revoked = keys.revoked?.revocation(of: signature.signer) { problems.append(revoked) }
+        switch keys.ssh.admit(signature.signer, identity: keys.identity, namespace: SSHSignature.fileNamespace, at: keys.time) {
+        case .refused(let reasons): problems += reasons
+        case .admitted(_, let name):
+            var signer = [name, signature.signer.label].compactMap { $0 }.joined(separator: " ")
+            if let certificate = signature.signer.certificate {
+                signer += " (certificate \"\(certificate.keyID)\" serial \(certificate.serial) by \(certificate.authority.type.rawValue) \(certificate.authority.fingerprint))"
+            }
+            report.signer = signer
         }
-        report.valid = true
-        report.signer = [key.identity, "ssh-ed25519 \(key.fingerprint)"].compactMap { $0 }.joined(separator: " ")
+        report.refuse(problems)
+        if !problems.isEmpty { report.signer = nil }
         return report
     }
 
@@ -182,6 +197,74 @@ public enum SignatureCheck {
             return "the signature does not match the archive: it was changed after signing (the trusted comment names SHA-256 \(signed.prefix(16))..., this archive's is \(sha256.prefix(16))...)"
         }
         return "the signature does not match the archive: it was changed after signing, or the signature is of another file"
+    }
+}
+
+/// Every --public-key read once: minisign keys, OpenSSH keys and
+/// allowed_signers lines, with the options that bear on them.
+struct TrustedKeys {
+    var minisign: [Minisign.PublicKey] = []
+    var ssh = AllowedSigners()
+    /// An OpenSSH key or allowed_signers file was given (even one whose
+    /// every line was skipped).
+    var sshGiven: Bool { !sshFiles.isEmpty }
+    private var sshFiles: [String] = []
+    var revoked: RevokedKeys?
+    var identity: String?
+    /// When allowed_signers lines and certificates are held valid, seconds since 1970.
+    var time: UInt64
+
+    init(_ arguments: [String], options: SignatureOptions) throws {
+        identity = options.identity
+        if let verifyTime = options.verifyTime {
+            guard let time = SSHTime.parse(verifyTime) else {
+                throw FileError(path: "--verify-time", message: "\(verifyTime) is not a time: YYYYMMDD[Z] or YYYYMMDDHHMM[SS][Z] (local time unless Z), as ssh-keygen -Overify-time takes")
+            }
+            self.time = time
+        } else {
+            time = SSHTime.now
+        }
+        for argument in arguments {
+            let (text, name) = try Self.keyText(argument)
+            if AllowedSigners.isKeyText(text) {
+                try ssh.read(text, file: name)
+                sshFiles.append(name)
+            } else {
+                minisign.append(try Minisign.readPublicKey(text, file: name))
+            }
+        }
+        if let file = options.revokedKeys {
+            revoked = try RevokedKeys(try Self.contents(file, option: "--revoked-keys"), file: file)
+        }
+        if sshFiles.isEmpty, options.identity != nil || options.verifyTime != nil || options.revokedKeys != nil {
+            throw FileError(path: "--public-key", message: "--identity, --verify-time and --revoked-keys bear on OpenSSH signatures, and no OpenSSH key was given")
+        }
+        if let identity, !ssh.signers.isEmpty, ssh.candidates(for: identity).isEmpty {
+            let named = ssh.signers.compactMap(\.principals)
+            throw FileError(path: sshFiles.joined(separator: ", "), message: "the identity \(identity) is not among this key's principals (\(named.joined(separator: "; ")))")
+        }
+    }
+
+    /// A path that names no file is reported as one, not parsed as a key:
+    /// only text that starts as a key does (minisign's base64 begins RW).
+    private static func keyText(_ argument: String) throws -> (String, String) {
+        if FileManager.default.fileExists(atPath: argument) {
+            return (String(decoding: try contents(argument, option: "--public-key"), as: UTF8.self), argument)
+        }
+        guard argument.hasPrefix("RW") || AllowedSigners.isKeyText(argument) else {
+            throw FileError(path: argument, message: "--public-key: no such file (nor a key's text: a minisign base64 line or an OpenSSH public key)")
+        }
+        return (argument, "--public-key")
+    }
+
+    private static func contents(_ file: String, option: String) throws -> Data {
+        var data = Data()
+        do {
+            try FileChunks.read(file) { data.append(contentsOf: $0) }
+        } catch let error as FileError {
+            throw FileError(path: file, message: "\(option): cannot read it: \(error.message)")
+        }
+        return data
     }
 }
 

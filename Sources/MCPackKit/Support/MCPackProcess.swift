@@ -11,6 +11,7 @@ public enum MCPackProcess {
     /// charset, set to UTF-8 here (see ArchiveNames).
     public static func prepare() {
         boundMemoryForWorkerThreads()
+        UserTimeZone.capture()
         ArchiveTimes.useUTC()
         ArchiveNames.useUTF8()
     }

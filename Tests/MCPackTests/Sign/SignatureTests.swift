@@ -1,4 +1,5 @@
 import Foundation
+@testable import MCPackKit
 import Testing
 
 /// `mcpack sign` and `verify --public-key`, held against the tools people
@@ -127,6 +128,14 @@ struct SignatureTests {
         #expect(signature["valid"] as? Bool == true && signature["checked"] as? Bool == true)
         #expect(signature["trustedComment"] as? String == "signed by minisign")
         #expect(signature["signer"] as? String == "minisign key \(keyID)")
+    }
+
+    /// minisign names a key by its ID without leading zeros (PRIX64): so
+    /// does mcpack, or one key in sixteen would be named two ways.
+    @Test func aKeyIDIsNamedAsMinisignNamesIt() {
+        #expect(Minisign.keyIDText([0x68, 0xCA, 0x61, 0x40, 0x16, 0x77, 0x8A, 0x05]) == "58A77164061CA68")
+        #expect(Minisign.keyIDText([0x68, 0xCA, 0x61, 0x40, 0x16, 0x77, 0x8A, 0xF5]) == "F58A77164061CA68")
+        #expect(Minisign.keyIDText([UInt8](repeating: 0, count: 8)) == "0")
     }
 
     @Test func eachBrokenSignatureFailsClearly() throws {
@@ -299,37 +308,6 @@ struct SignatureTests {
         #expect(stranger.status == 2)
         #expect(stranger.stderr.contains("the identity someone@else is not among this key's principals (signer@cathedral)"), "\(stranger.stderr)")
 
-        // Two signers: the line whose principals name --identity is the
-        // one checked, as ssh-keygen -Y verify -I chooses it.
-        let otherKey = try String(contentsOf: built.url("other.pub"), encoding: .utf8)
-        try Data("# two signers\nsomeone@else \(otherKey)builders@cathedral,signer@cathedral \(publicKey)".utf8).write(to: built.url("two_signers"))
-        func both(_ identity: String) throws -> (ours: RunResult, theirs: RunResult) {
-            (try built.run(["verify", built.archive, "--public-key", "two_signers", "--identity", identity]),
-             try built.shell("ssh-keygen -Y verify -f two_signers -I \(identity) -n file -s \(built.archive).sig < \(built.archive)"))
-        }
-        var (ours2, theirs2) = try both("signer@cathedral")
-        #expect(ours2.status == 0 && theirs2.status == 0, "\(ours2.stdout)\(ours2.stderr)")
-        #expect(ours2.stdout.contains("signed by signer@cathedral ssh-ed25519 \(fingerprint)"), "\(ours2.stdout)")
-        (ours2, theirs2) = try both("someone@else")
-        #expect(ours2.status == 1 && theirs2.status != 0)
-        #expect(ours2.stdout.contains("signed with another key"), "\(ours2.stdout)")
-        let notExact = try built.run(["verify", built.archive, "--public-key", "two_signers", "--identity", "signer"])
-        #expect(notExact.status == 2)
-        #expect(notExact.stderr.contains("the identity signer is not among this key's principals (someone@else; builders@cathedral,signer@cathedral)"), "\(notExact.stderr)")
-        let noIdentity = try built.run(["verify", built.archive, "--public-key", "two_signers"])
-        #expect(noIdentity.status == 2)
-        #expect(noIdentity.stderr.contains("two_signers: 2 keys: pass --identity"), "\(noIdentity.stderr)")
-        // A pattern matches as ssh-keygen matches it; an option is refused, not ignored.
-        try Data("someone@else \(otherKey)*@cathedral,!mallory@cathedral \(publicKey)".utf8).write(to: built.url("two_signers"))
-        (ours2, theirs2) = try both("signer@cathedral")
-        #expect(ours2.status == 0 && theirs2.status == 0, "\(ours2.stdout)\(ours2.stderr)")
-        (ours2, theirs2) = try both("mallory@cathedral")
-        #expect(ours2.status == 2 && theirs2.status != 0, "\(ours2.stdout)\(ours2.stderr)")
-        try Data("someone@else \(otherKey)signer@cathedral namespaces=\"file\" \(publicKey)".utf8).write(to: built.url("two_signers"))
-        (ours2, _) = try both("signer@cathedral")
-        #expect(ours2.status == 2)
-        #expect(ours2.stderr.contains("two_signers line 2: options namespaces=\"file\": mcpack honours no allowed_signers option"), "\(ours2.stderr)")
-
         // Wrong key, truncated, changed byte: each exit 1, ssh-keygen agreeing.
         let wrong = try built.run(["verify", built.archive, "--public-key", "other.pub"])
         #expect(wrong.status == 1)
@@ -349,13 +327,69 @@ struct SignatureTests {
         #expect(try built.shell("ssh-keygen -Y verify -f allowed_signers -I signer@cathedral -n file -s \(built.archive).sig < \(built.archive)").status != 0)
     }
 
-    /// OpenSSH protects a key with bcrypt_pbkdf, which OpenSSL lacks: with
-    /// no agent holding it, a message says how to go on; with ssh-agent
-    /// holding it, the agent signs, and the bytes are ssh-keygen's.
-    @Test func passphraseProtectedSSHKeySignsThroughTheAgentOrSaysHowToGoOn() throws {
+    /// allowed_signers lines through the command, each verdict beside
+    /// ssh-keygen's (AllowedSignersTests holds the full table of options).
+    @Test func allowedSignersLinesChooseWhoMaySignAsSSHKeygenChooses() throws {
         let built = try Self.build()
         defer { built.project.destroy() }
-        #expect(try built.shell("ssh-keygen -q -t ed25519 -N 'secret words' -C locked@cathedral -f locked").status == 0)
+        #expect(try built.shell("ssh-keygen -q -t ed25519 -N '' -C signer@cathedral -f id").status == 0)
+        #expect(try built.shell("ssh-keygen -q -t ed25519 -N '' -C someone@else -f other").status == 0)
+        #expect(try built.shell("ssh-keygen -q -Y sign -n file -f id \(built.archive)").status == 0)
+        let publicKey = try String(contentsOf: built.url("id.pub"), encoding: .utf8)
+        let fingerprint = try built.shell("ssh-keygen -l -f id.pub").stdout.split(separator: " ")[1]
+
+        // Two signers: the line whose principals name --identity is the
+        // one checked, as ssh-keygen -Y verify -I chooses it.
+        let otherKey = try String(contentsOf: built.url("other.pub"), encoding: .utf8)
+        try Data("# two signers\nsomeone@else \(otherKey)builders@cathedral,signer@cathedral \(publicKey)".utf8).write(to: built.url("two_signers"))
+        func both(_ identity: String) throws -> (ours: RunResult, theirs: RunResult) {
+            (try built.run(["verify", built.archive, "--public-key", "two_signers", "--identity", identity]),
+             try built.shell("ssh-keygen -Y verify -f two_signers -I \(identity) -n file -s \(built.archive).sig < \(built.archive)"))
+        }
+        var (ours2, theirs2) = try both("signer@cathedral")
+        #expect(ours2.status == 0 && theirs2.status == 0, "\(ours2.stdout)\(ours2.stderr)")
+        #expect(ours2.stdout.contains("signed by signer@cathedral ssh-ed25519 \(fingerprint)"), "\(ours2.stdout)")
+        (ours2, theirs2) = try both("someone@else")
+        #expect(ours2.status == 1 && theirs2.status != 0)
+        #expect(ours2.stdout.contains("signed with another key"), "\(ours2.stdout)")
+        let notExact = try built.run(["verify", built.archive, "--public-key", "two_signers", "--identity", "signer"])
+        #expect(notExact.status == 2)
+        #expect(notExact.stderr.contains("the identity signer is not among this key's principals (someone@else; builders@cathedral,signer@cathedral)"), "\(notExact.stderr)")
+        // Without --identity, any line may admit the signature, and its
+        // principals name the signer (ssh-keygen -Y find-principals finds the same).
+        let noIdentity = try built.run(["verify", built.archive, "--public-key", "two_signers"])
+        #expect(noIdentity.status == 0, "\(noIdentity.stdout)")
+        #expect(noIdentity.stdout.contains("signed by builders@cathedral,signer@cathedral ssh-ed25519 \(fingerprint)"), "\(noIdentity.stdout)")
+        // A pattern matches as ssh-keygen matches it; an option is honoured as ssh-keygen honours it.
+        try Data("someone@else \(otherKey)*@cathedral,!mallory@cathedral \(publicKey)".utf8).write(to: built.url("two_signers"))
+        (ours2, theirs2) = try both("signer@cathedral")
+        #expect(ours2.status == 0 && theirs2.status == 0, "\(ours2.stdout)\(ours2.stderr)")
+        (ours2, theirs2) = try both("mallory@cathedral")
+        #expect(ours2.status == 2 && theirs2.status != 0, "\(ours2.stdout)\(ours2.stderr)")
+        try Data("someone@else \(otherKey)signer@cathedral namespaces=\"file\" \(publicKey)".utf8).write(to: built.url("two_signers"))
+        (ours2, theirs2) = try both("signer@cathedral")
+        #expect(ours2.status == 0 && theirs2.status == 0, "\(ours2.stdout)\(ours2.stderr)")
+        try Data("someone@else \(otherKey)signer@cathedral namespaces=\"git\" \(publicKey)".utf8).write(to: built.url("two_signers"))
+        (ours2, theirs2) = try both("signer@cathedral")
+        #expect(ours2.status == 1 && theirs2.status != 0, "\(ours2.stdout)\(ours2.stderr)")
+        #expect(ours2.stdout.contains("two_signers line 2: the key is allowed for namespaces=\"git\", not \"file\""), "\(ours2.stdout)")
+        // An option ssh-keygen does not know: the line skipped and named, as ssh-keygen skips it.
+        try Data("signer@cathedral unheard-of \(publicKey)".utf8).write(to: built.url("two_signers"))
+        (ours2, theirs2) = try both("signer@cathedral")
+        #expect(ours2.status == 1 && theirs2.status != 0, "\(ours2.stdout)\(ours2.stderr)")
+        #expect(ours2.stdout.contains("note: test-bundle-1.0.0.zip.sig: two_signers line 1 skipped: unknown option unheard-of"), "\(ours2.stdout)")
+    }
+
+    /// OpenSSH protects a key with bcrypt_pbkdf, which OpenSSL lacks: with
+    /// no agent holding it, a message says how to go on; with ssh-agent
+    /// holding it, the agent signs (RSA asked for rsa-sha2-512), and the
+    /// bytes are ssh-keygen's through the same agent (ECDSA's, random,
+    /// are checked by ssh-keygen instead).
+    @Test(arguments: ["ed25519", "rsa", "ecdsa -b 384"])
+    func passphraseProtectedSSHKeySignsThroughTheAgentOrSaysHowToGoOn(_ type: String) throws {
+        let built = try Self.build()
+        defer { built.project.destroy() }
+        #expect(try built.shell("ssh-keygen -q -t \(type) -N 'secret words' -C locked@cathedral -f locked").status == 0)
         let refused = try built.run(["sign", built.archive, "--key", "locked"], environment: ["SSH_AUTH_SOCK": ""])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("locked: the key is protected with a passphrase"), "\(refused.stderr)")
@@ -387,10 +421,13 @@ struct SignatureTests {
         try Data("locked@cathedral \(publicKey)".utf8).write(to: built.url("allowed_signers"))
         let theirs = try built.shell("ssh-keygen -Y verify -f allowed_signers -I locked@cathedral -n file -s \(built.archive).sig < \(built.archive)")
         #expect(theirs.status == 0, "\(theirs.stdout)")
+        #expect(try built.run(["verify", built.archive, "--public-key", "allowed_signers"]).status == 0)
         let ours = try Data(contentsOf: built.url(built.archive + ".sig"))
         try FileManager.default.removeItem(at: built.url(built.archive + ".sig"))
         #expect(try built.shell("SSH_AUTH_SOCK=\(socket) ssh-keygen -q -Y sign -n file -f locked \(built.archive)").status == 0)
-        #expect(try Data(contentsOf: built.url(built.archive + ".sig")) == ours)
+        if !type.hasPrefix("ecdsa") {
+            #expect(try Data(contentsOf: built.url(built.archive + ".sig")) == ours)
+        }
     }
 
     @Test func buildSignsAsItBuildsAndVerifyReportsAnUncheckedSignature() throws {
@@ -443,5 +480,120 @@ struct SignatureTests {
         let object = try JSONSerialization.jsonObject(with: Data(resigned.stdout.utf8)) as! [String: Any]
         #expect(object["removed_signatures"] as? [String] == [built.archive + ".minisig"])
         #expect(try built.shell("minisign -Vm \(built.archive) -p k.pub").status == 0)
+    }
+
+    /// `mcpack sign` and `verify` as commands with RSA and ECDSA keys on a
+    /// built bundle, ssh-keygen checking mcpack's signature; then damaged
+    /// signatures of each, none of which exits 0 or crashes.
+    @Test func rsaAndECDSAKeysSignAndCheckThroughTheCommands() throws {
+        let built = try Self.build()
+        defer { built.project.destroy() }
+        for type in ["rsa", "ecdsa -b 521"] {
+            #expect(try built.shell("rm -f key key.pub && ssh-keygen -q -t \(type) -N '' -C signer@cathedral -f key").status == 0)
+            try Data("signer@cathedral \(try String(contentsOf: built.url("key.pub"), encoding: .utf8))".utf8).write(to: built.url("allowed_signers"))
+            let signed = try built.run(["sign", built.archive, "--key", "key"])
+            #expect(signed.status == 0, "\(signed.stderr)")
+            let theirs = try built.shell("ssh-keygen -Y verify -f allowed_signers -I signer@cathedral -n file -s \(built.archive).sig < \(built.archive)")
+            #expect(theirs.status == 0, "\(type): \(theirs.stdout)")
+            let checked = try built.run(["verify", built.archive, "--public-key", "allowed_signers", "--identity", "signer@cathedral"])
+            #expect(checked.status == 0, "\(type): \(checked.stdout)")
+            let name = type == "rsa" ? "ssh-rsa" : "ecdsa-sha2-nistp521"
+            #expect(checked.stdout.contains("signed by signer@cathedral \(name) SHA256:"), "\(checked.stdout)")
+
+            let good = try Data(contentsOf: built.url(built.archive + ".sig"))
+            let blob = try #require(SSHWire.dearmor(String(decoding: good, as: UTF8.self), "SSH SIGNATURE"))
+            for index in stride(from: 0, to: blob.count, by: max(1, blob.count / 24)) {
+                var changed = blob
+                changed[index] ^= 0x41
+                try Data(SSHWire.armor(changed, "SSH SIGNATURE").utf8).write(to: built.url(built.archive + ".sig"))
+                let result = try built.run(["verify", built.archive, "--public-key", "allowed_signers"])
+                #expect(result.status == 1 && !result.signalled, "\(type) byte \(index): \(result.status) \(result.stdout)\(result.stderr)")
+            }
+            for cut in [good.prefix(good.count / 2), Data(), Data(repeating: 0x41, count: 1 << 20)] {
+                try cut.write(to: built.url(built.archive + ".sig"))
+                let result = try built.run(["verify", built.archive, "--public-key", "allowed_signers"])
+                #expect(result.status == 1 && !result.signalled, "\(result.stdout)")
+            }
+            try good.write(to: built.url(built.archive + ".sig"))
+        }
+    }
+
+    /// `minisign -S -l` signs the whole file ("Ed"), as minisign did before
+    /// 0.8: checked as minisign -V checks it, with a note that it is
+    /// legacy; refused with --require-prehashed, as minisign -H refuses it.
+    @Test func legacyMinisignSignaturesAreCheckedAndNotedOrRefusedOnRequest() throws {
+        let built = try Self.build()
+        defer { built.project.destroy() }
+        try Self.minisignKey(built, "k")
+        try Self.minisignKey(built, "other")
+        #expect(try built.shell("minisign -S -l -s k.key -m \(built.archive) -t 'legacy by minisign'").status == 0)
+        let line = try String(contentsOf: built.url(built.archive + ".minisig"), encoding: .utf8).split(separator: "\n")[1]
+        #expect(Data(base64Encoded: String(line))?.prefix(2) == Data("Ed".utf8))
+        #expect(try built.shell("minisign -Vm \(built.archive) -p k.pub").status == 0)
+        #expect(try built.shell("minisign -H -Vm \(built.archive) -p k.pub").status != 0)
+
+        let checked = try built.run(["verify", built.archive, "--public-key", "k.pub"])
+        #expect(checked.status == 0, "\(checked.stdout)")
+        #expect(checked.stdout.contains("note: test-bundle-1.0.0.zip.minisig: a legacy minisign signature (minisign -l"), "\(checked.stdout)")
+        #expect(checked.stdout.contains("trusted comment: legacy by minisign"))
+        let json = try built.run(["verify", built.archive, "--public-key", "k.pub", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        let report = (object["signatures"] as! [[String: Any]])[0]
+        #expect(report["valid"] as? Bool == true && (report["notes"] as? [String])?.count == 1)
+
+        let strict = try built.run(["verify", built.archive, "--public-key", "k.pub", "--require-prehashed"])
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("a legacy signature of the whole file, refused by --require-prehashed"), "\(strict.stdout)")
+
+        // A changed byte of the archive, another key: refused, as minisign refuses them.
+        let wrongKey = try built.run(["verify", built.archive, "--public-key", "other.pub"])
+        #expect(wrongKey.status == 1 && wrongKey.stdout.contains("signed with another key"), "\(wrongKey.stdout)")
+        var archive = try Data(contentsOf: built.url(built.archive))
+        archive[archive.count / 2] ^= 0x01
+        try archive.write(to: built.url(built.archive))
+        #expect(try built.shell("minisign -Vm \(built.archive) -p k.pub").status != 0)
+        let changed = try built.run(["verify", built.archive, "--public-key", "k.pub"])
+        #expect(changed.status == 1)
+        #expect(changed.stdout.contains("the signature does not match the archive"), "\(changed.stdout)")
+    }
+
+    /// `--public-key` more than once: any of the keys may have signed, of
+    /// either format; with keys of both, the signatures present are checked.
+    @Test func severalPublicKeysAcceptAnyOfThem() throws {
+        let built = try Self.build()
+        defer { built.project.destroy() }
+        try Self.minisignKey(built, "k")
+        try Self.minisignKey(built, "other")
+        try Self.minisignKey(built, "third")
+        #expect(try built.shell("ssh-keygen -q -t ed25519 -N '' -C signer@cathedral -f id").status == 0)
+        #expect(try built.run(["sign", built.archive, "--key", "k.key"]).status == 0)
+
+        let any = try built.run(["verify", built.archive, "--public-key", "other.pub", "--public-key", "k.pub"])
+        #expect(any.status == 0, "\(any.stdout)")
+        let keyID = try String(contentsOf: built.url("k.pub"), encoding: .utf8).split(separator: "\n")[0].split(separator: " ").last!
+        #expect(any.stdout.contains("signed by minisign key \(keyID)"), "\(any.stdout)")
+        let none = try built.run(["verify", built.archive, "--public-key", "other.pub", "--public-key", "third.pub"])
+        #expect(none.status == 1)
+        #expect(none.stdout.contains("signed with another key: minisign key \(keyID), not "), "\(none.stdout)")
+
+        // A minisign key and an OpenSSH key: the .minisig is there, the .sig not.
+        let mixed = try built.run(["verify", built.archive, "--public-key", "id.pub", "--public-key", "k.pub"])
+        #expect(mixed.status == 0, "\(mixed.stdout)")
+        #expect(!mixed.stdout.contains(".sig:"), "\(mixed.stdout)")
+        // Both there, the .sig by a key not given: refused.
+        #expect(try built.shell("ssh-keygen -q -t ed25519 -N '' -C someone@else -f stranger && ssh-keygen -q -Y sign -n file -f stranger \(built.archive)").status == 0)
+        let oneBad = try built.run(["verify", built.archive, "--public-key", "id.pub", "--public-key", "k.pub"])
+        #expect(oneBad.status == 1, "\(oneBad.stdout)")
+        #expect(oneBad.stdout.contains("signature good: test-bundle-1.0.0.zip.minisig"), "\(oneBad.stdout)")
+        #expect(oneBad.stdout.contains("error: test-bundle-1.0.0.zip.sig: signature: signed with another key"), "\(oneBad.stdout)")
+        // Neither there.
+        try FileManager.default.removeItem(at: built.url(built.archive + ".sig"))
+        try FileManager.default.removeItem(at: built.url(built.archive + ".minisig"))
+        let neither = try built.run(["verify", built.archive, "--public-key", "id.pub", "--public-key", "k.pub"])
+        #expect(neither.status == 1)
+        #expect(neither.stdout.contains("no signature: neither test-bundle-1.0.0.zip.minisig nor test-bundle-1.0.0.zip.sig is there"), "\(neither.stdout)")
+        // SSH-only options with no OpenSSH key: bad usage, exit 2.
+        let misused = try built.run(["verify", built.archive, "--public-key", "k.pub", "--identity", "x"])
+        #expect(misused.status == 2 && misused.stderr.contains("no OpenSSH key was given"), "\(misused.stderr)")
     }
 }
