@@ -60,10 +60,18 @@ let package = Package(
             pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
         ),
-        .target(name: "CVipsShim", dependencies: ["CVips", "CLCMS2"]),
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
 
-        // The Swift face of libvips: load, inspect, resize, tile.
-        .target(name: "Imaging", dependencies: ["CVipsShim"]),
+        // The Swift face of libvips: load, inspect, resize, tile. mcpack's
+        // decisions over it (the colour policy, orientation, comparisons,
+        // tiling workers) are Swift here, over CVipsShim's thin calls, and
+        // Little CMS reads an embedded profile: nothing above sees C.
+        .target(name: "Imaging", dependencies: ["CVipsShim", "CLCMS2"]),
+
+        // Test-only: pictures made in code as photographers and designers
+        // deliver them (noise, other depths, profiles and orientations, a
+        // profile with perceptual tables only), so the product carries none.
+        .target(name: "ImagingTestSupport", dependencies: ["Imaging", "CLCMS2"], path: "Tests/ImagingTestSupport"),
 
         // The Swift face of POSIX file work: chunked and positioned reads,
         // atomic temporary-then-rename writes, folder listing, Ctrl-C cleanup.
@@ -138,15 +146,15 @@ let package = Package(
 
         // Unit tests of the kit, and end-to-end runs of the built binary
         // (which `swift test` builds first, as a product of the package).
-        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "MCPackSchema", "CZlib", "Imaging", "Archiving", "Hashing", "Signing", "FileIO", "SwiftLiteral",
-                                                        "mcpack-build-stop", "toml-crash-probe"]),
+        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "MCPackSchema", "CZlib", "Imaging", "ImagingTestSupport", "Archiving", "Hashing", "Signing",
+                                                        "FileIO", "SwiftLiteral", "mcpack-build-stop", "toml-crash-probe"]),
 
         // The schema on its own: it links Foundation and nothing else.
         .testTarget(name: "SchemaTests", dependencies: ["MCPackSchema"]),
 
         // The reader on small bundles mcpack builds in the tests; libvips
         // (Imaging) decodes the tiles it chooses, to compare with the master.
-        .testTarget(name: "MCPackReaderTests", dependencies: ["MCPackReader", "MCPackSchema", "MCPackKit", "Imaging"]),
+        .testTarget(name: "MCPackReaderTests", dependencies: ["MCPackReader", "MCPackSchema", "MCPackKit", "Imaging", "ImagingTestSupport"]),
 
         // What an app writes: a test that imports MCPackReader alone and
         // names every type of its API through it.
@@ -160,6 +168,10 @@ let package = Package(
         // Bench-only (scripts/bench.sh): the reader's peak memory verifying
         // a bundle, and the tiles' decoded bytes on the iPad screens.
         .executableTarget(name: "mcpack-reader-bench", dependencies: ["MCPackReader"], path: "Tests/ReaderBench"),
+
+        // The Swift face of libvips on its own: the bytes parsed in Swift
+        // (a file's EXIF orientation), damaged ones too.
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
 
         // The Swift faces of libarchive, zlib, OpenSSL and POSIX, each tested
         // on its own, without the kit.

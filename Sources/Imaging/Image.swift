@@ -26,6 +26,18 @@ public struct ImagingError: Error, CustomStringConvertible, Sendable {
         self.cause = cause
     }
 
+    /// `what` failed because of `cause` (libvips's words, taken already by
+    /// the step that failed, or mcpack's own).
+    init(_ what: String, cause: String?) {
+        description = cause.map { what + ": " + $0 } ?? what
+        self.cause = cause
+    }
+
+    /// A step inside `body` failed: said as `what`, with the step's cause.
+    static func renamed<T>(_ what: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as ImagingError { throw ImagingError(what, cause: error.cause) }
+    }
+
     /// What libvips says, as a person reads it: a cause it names in its
     /// own terms put in a photographer's words, each line once (a damaged
     /// TIFF repeats one line per strip), and files by name, not by the
@@ -48,7 +60,13 @@ public struct ImagingError: Error, CustomStringConvertible, Sendable {
 /// libvips is started once per process, by the first image made, so
 /// commands that never touch a pixel do not pay for starting it.
 enum Library {
-    static let started: Bool = mcvips_init(CommandLine.arguments.first ?? "mcpack") == 0
+    static let started: Bool = {
+        guard mcvips_init(CommandLine.arguments.first ?? "mcpack") == 0 else { return false }
+        ColourWarnings.listen()
+        // Bounded memory matters more than re-use here: nothing is computed twice.
+        vips_cache_set_max(0)
+        return true
+    }()
 
     static func ensureStarted() throws {
         guard started else { throw ImagingError("libvips could not start") }
@@ -73,11 +91,15 @@ public final class Image: @unchecked Sendable {
 
     deinit { g_object_unref(pointer) }
 
+    /// Loaders fail on the first decode error instead of returning grey pixels.
+    private static let failOn = Int32(VIPS_FAIL_ON_ERROR.rawValue)
+
     /// Opens a file. `sequential` promises top-to-bottom reading, so memory
     /// grows with the width of the image, not its area.
     public convenience init(contentsOf path: String, sequential: Bool = false) throws {
         try Library.ensureStarted()
-        guard let image = mcvips_image_new_from_file(path, sequential ? 1 : 0) else {
+        let access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM
+        guard let image = mcvips_image_new_from_file(path, Int32(access.rawValue), Self.failOn) else {
             throw ImagingError("cannot open \(path) as an image")
         }
         self.init(pointer: image)
@@ -88,7 +110,7 @@ public final class Image: @unchecked Sendable {
         try Library.ensureStarted()
         let copy = Data(data)  // a private buffer libvips may point into
         let image = copy.withUnsafeBytes { raw in
-            mcvips_image_new_from_buffer(raw.baseAddress, raw.count)
+            mcvips_image_new_from_buffer(raw.baseAddress, raw.count, Self.failOn)
         }
         guard let image else { throw ImagingError("not an image libvips can read") }
         self.init(pointer: image, source: copy)
@@ -114,7 +136,8 @@ public final class Image: @unchecked Sendable {
 
     /// Decodes every pixel, so a truncated or corrupt file fails here.
     public func decodeAll() throws {
-        guard mcvips_decode_all(pointer) == 0 else { throw ImagingError("the image data is damaged") }
+        // The mean needs every pixel, and costs no memory.
+        try ImagingError.renamed("the image data is damaged") { _ = try VipsCall("avg").image("in", self).outputDouble() }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import ImagingTestSupport
 import Testing
 
 /// Each mistake a user can make: exit 2, a message naming the file, the key

@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import MCPackSchema
 import Imaging
+import ImagingTestSupport
 @testable import MCPackKit
 import Testing
 

@@ -6,6 +6,7 @@ import MCPackSchema
 import FileIO
 import Hashing
 import Imaging
+import ImagingTestSupport
 @testable import MCPackKit
 import Testing
 

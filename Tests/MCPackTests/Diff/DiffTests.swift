@@ -1,6 +1,7 @@
 import Foundation
 import MCPackSchema
 import Imaging
+import ImagingTestSupport
 import Testing
 
 /// Pairs of small bundles, one kind of change at a time.

@@ -1,6 +1,7 @@
 import Foundation
 import MCPackSchema
 import Imaging
+import ImagingTestSupport
 import Testing
 
 /// What `diff --pixels` and `diff --html` show of pictures: the document's

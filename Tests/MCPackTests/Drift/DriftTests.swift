@@ -2,6 +2,7 @@ import FileIO
 import Foundation
 import Hashing
 import Imaging
+import ImagingTestSupport
 @testable import MCPackKit
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MCPackSchema
 import Imaging
+import ImagingTestSupport
 import Testing
 
 /// Pictures as photographers and designers hand them over (colour

@@ -2,6 +2,7 @@ import CZlib
 import Foundation
 import MCPackSchema
 import Imaging
+import ImagingTestSupport
 import Testing
 
 /// Files that came out wrong while the build said all was well: a profile

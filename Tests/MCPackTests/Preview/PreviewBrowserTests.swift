@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import ImagingTestSupport
 @testable import MCPackKit
 import Testing
 

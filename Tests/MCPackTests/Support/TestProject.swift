@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import ImagingTestSupport
 
 /// A small project generated in a temporary folder: a noise master, square
 /// RGBA category icons and a clauses.toml, all made in code.

@@ -1,6 +1,7 @@
 import Foundation
 import FileIO
 import Imaging
+import ImagingTestSupport
 import MCPackSchema
 @testable import MCPackKit
 import Testing

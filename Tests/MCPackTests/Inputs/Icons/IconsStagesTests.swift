@@ -1,6 +1,7 @@
 import Foundation
 import MCPackSchema
 import Imaging
+import ImagingTestSupport
 @testable import MCPackKit
 import Testing
 
