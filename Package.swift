@@ -194,10 +194,15 @@ let package = Package(
 )
 
 // Fuzz targets (scripts/fuzz.sh, `make fuzz`): built only on request, since
-// they link libFuzzer and need -sanitize=fuzzer, which a plain build lacks.
+// they link libFuzzer, which a plain build lacks. fuzz.sh compiles every
+// target with AddressSanitizer and libFuzzer's coverage, and only this one
+// links libFuzzer: -sanitize=fuzzer given to all (-Xswiftc) would link it
+// into the EmbedTemplates plugin's tool too, whose link then fails for
+// want of LLVMFuzzerTestOneInput (ld.gold crashes saying so).
 if Context.environment["MCPACK_FUZZ"] == "1" {
     package.targets += [
         .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
-        .executableTarget(name: "mcpack-fuzz", dependencies: ["MCPackKit", "Archiving", "CLibFuzzer"], path: "Fuzz/mcpack-fuzz"),
+        .executableTarget(name: "mcpack-fuzz", dependencies: ["MCPackKit", "Archiving", "CLibFuzzer"], path: "Fuzz/mcpack-fuzz",
+                          linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
     ]
 }

@@ -2,17 +2,32 @@
 # make fuzz: runs each libFuzzer target of Fuzz/ for FUZZ_SECONDS, seeded
 # from the example project, and prints what it found.
 #
-#   FUZZ_SECONDS   seconds per target (default 120; 6 targets)
+#   FUZZ_SECONDS   seconds per target (default 120; 15 targets)
 #   FUZZ_TARGETS   which targets (default: all of them)
 #
 # Targets: bundle-toml and clauses-toml (the TOML loaders, with the checks
 # behind them), manifest and bag-info (a small real bag with that tag file
 # replaced by the input, through every BagIt and content rule), archive
 # (arbitrary bytes as an archive, through verify and through diff's reader),
-# png-check (the PNG chunk walk every image input goes through first).
+# png-check (the PNG chunk walk every image input goes through first);
+# what a receiver checks a signature with: minisign-signature and
+# minisign-key (.minisig, public and secret keys), sshsig (an SSH signature
+# file, through verify's whole check) and sshsig-blob (its blob, armoured by
+# the target), ssh-key (public key and certificate blobs, and the same bytes
+# as a signature blob for each key type), ssh-private-key (what sign --key
+# reads), allowed-signers (and the same text as --revoked-keys); and
+# bagit-profile (verify --profile, held against the small bag) and
+# icon-json (an Icon Composer document's icon.json through its rule).
+#
+# The signature targets' seeds are signatures of a fixed text made with
+# keys ssh-keygen makes here (every type it signs with, a certificate, a
+# passphrase-protected key) and a fixed minisign key, plus OpenSSH's FIDO
+# test vectors (Tests/SSHSigVectors); the targets trust those keys, so a
+# mutated good signature gets past the parsing to the checks.
 #
 # Everything it makes stays in .build-fuzz/ (ignored by git):
 #   corpus/     the seeds, made fresh from the example project each run
+#   keys/       the run's OpenSSH keys (ssh-keygen) and allowed_signers
 #   work/T/     what libFuzzer added to target T's corpus (kept between runs)
 #   findings/   inputs that crashed, hung or tripped AddressSanitizer
 #   runs.tsv    one line per target run: date, target, seconds, executions,
@@ -33,8 +48,8 @@ runs="$scratch/runs.tsv"
 if [ "${1:-}" = "--total" ]; then
   [ -f "$runs" ] || { echo "no fuzz runs recorded in $runs"; exit 0; }
   awk -F'\t' '{ s[$2] += $3; e[$2] += $4; f[$2] += $5; S += $3; E += $4; F += $5 }
-    END { for (t in s) printf "%-14s %8.2f h %14d executions %4d findings\n", t, s[t] / 3600, e[t], f[t];
-          printf "%-14s %8.2f h %14d executions %4d findings\n", "total", S / 3600, E, F }' "$runs"
+    END { for (t in s) printf "%-18s %8.2f h %14d executions %4d findings\n", t, s[t] / 3600, e[t], f[t] | "sort"; close("sort");
+          printf "%-18s %8.2f h %14d executions %4d findings\n", "total", S / 3600, E, F }' "$runs"
   exit 0
 fi
 
@@ -46,14 +61,24 @@ if [ "$(uname -s)" != Linux ]; then
 fi
 
 seconds="${FUZZ_SECONDS:-120}"
-targets="${FUZZ_TARGETS:-bundle-toml clauses-toml manifest bag-info archive png-check}"
+targets="${FUZZ_TARGETS:-bundle-toml clauses-toml manifest bag-info archive png-check minisign-signature minisign-key sshsig sshsig-blob ssh-key ssh-private-key allowed-signers bagit-profile icon-json}"
 leaks="${FUZZ_LEAKS:-0}"
 
 say() { printf '\n== %s\n' "$*"; }
 
 say "building the fuzz targets (AddressSanitizer + libFuzzer, in $scratch/)"
-MCPACK_FUZZ=1 swift build --scratch-path "$scratch" --product mcpack-fuzz \
-  -Xswiftc -sanitize=fuzzer,address \
+# Every target, the dependencies' too, is compiled with AddressSanitizer and
+# the coverage -sanitize=fuzzer compiles in (edges, indirect calls,
+# comparisons, inline 8-bit counters, the PC table), but only mcpack-fuzz
+# links libFuzzer (Package.swift, under MCPACK_FUZZ). -Xswiftc flags also
+# reach the tool SwiftPM builds for the EmbedTemplates plugin: given
+# -sanitize=fuzzer, that tool linked libFuzzer's main, which calls the
+# LLVMFuzzerTestOneInput no tool defines, and ld.gold crashed reporting it
+# ("internal error in format_file_lineno"). Compiled so, the tool links
+# AddressSanitizer alone and runs in the build; its leak check is off, as
+# the targets' is (below).
+ASAN_OPTIONS=detect_leaks=0 MCPACK_FUZZ=1 swift build --scratch-path "$scratch" --product mcpack-fuzz \
+  -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table \
   -Xcc -fsanitize=fuzzer-no-link,address -Xcxx -fsanitize=fuzzer-no-link,address \
   2>&1 | grep -v -e "Cannot export local symbol" -e "prohibited flag" || true
 fuzzer="$scratch/debug/mcpack-fuzz"
@@ -66,13 +91,30 @@ mkdir -p "$example"
 cp -R bundle.toml assets "$example/"
 [ -d MagnaCarta ] && cp -R MagnaCarta "$example/"
 (cd "$example" && ../../.build/release/mcpack build >/dev/null)
+
+say "making the signature targets' keys (ssh-keygen, in $scratch/keys/)"
+keys="$scratch/keys"
+rm -rf "$keys"
+mkdir -p "$keys"
+if command -v ssh-keygen >/dev/null; then
+  for spec in ed25519:ed25519: rsa:rsa:2048 ecdsa:ecdsa-256:256 ecdsa:ecdsa-384:384 ecdsa:ecdsa-521:521; do
+    IFS=: read -r type name bits <<<"$spec"
+    ssh-keygen -q -t "$type" ${bits:+-b "$bits"} -N '' -C "$name@mcpack-fuzz" -f "$keys/$name"
+  done
+  ssh-keygen -q -t ed25519 -N '' -C ca@mcpack-fuzz -f "$keys/ca"
+  ssh-keygen -q -s "$keys/ca" -I fuzz-certificate -n builds@example.org -V 20200101:20991231 "$keys/ed25519.pub"
+  ssh-keygen -q -t ed25519 -N 'fuzz passphrase' -C encrypted@mcpack-fuzz -f "$keys/encrypted"
+else
+  echo "no ssh-keygen (openssh-client): the OpenSSH targets start from OpenSSH's FIDO vectors only"
+fi
+
 export SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=$leaks"
-export MCPACK_FUZZ_PROJECT="$example" MCPACK_FUZZ_BASE="$scratch/corpus/base.zip"
-"$fuzzer" seed "$scratch/corpus" "$example"/dist/*.zip "$example"
+export MCPACK_FUZZ_PROJECT="$example" MCPACK_FUZZ_BASE="$scratch/corpus/base.zip" MCPACK_FUZZ_KEYS="$keys"
+"$fuzzer" seed "$scratch/corpus" "$example"/dist/*.zip "$example" "$keys"
 
 mkdir -p "$scratch/findings"
 status=0
-printf '\n%-14s %8s %12s %8s %8s %9s\n' target seconds executions exec/s coverage findings
+printf '\n%-18s %8s %12s %8s %8s %9s\n' target seconds executions exec/s coverage findings
 for target in $targets; do
   work="$scratch/work/$target"
   log="$scratch/$target.log"
@@ -90,7 +132,7 @@ for target in $targets; do
   execs=$(grep -o '#[0-9]*' "$log" | tail -1 | tr -d '#')
   rate=$(grep -o 'exec/s: [0-9]*' "$log" | tail -1 | awk '{print $2}')
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | awk '{print $2}')
-  printf '%-14s %8s %12s %8s %8s %9s\n' "$target" "$seconds" "${execs:-0}" "${rate:-0}" "${cov:-0}" "$found"
+  printf '%-18s %8s %12s %8s %8s %9s\n' "$target" "$seconds" "${execs:-0}" "${rate:-0}" "${cov:-0}" "$found"
   printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "${execs:-0}" "$found" >>"$runs"
   [ "$found" -eq 0 ] || status=1
 done

@@ -11,7 +11,9 @@ struct FuzzTarget: @unchecked Sendable {
 
     nonisolated(unsafe) static var selected: FuzzTarget?
 
-    static let all: [FuzzTarget] = [bundleTOML, clausesTOML, manifest, bagInfo, archive, pngCheck]
+    static let all: [FuzzTarget] = [bundleTOML, clausesTOML, manifest, bagInfo, archive, pngCheck,
+                                    minisignSignature, minisignKey, sshsig, sshsigBlob, sshKey, sshPrivateKey, allowedSigners,
+                                    bagitProfile, iconJSON]
 
     // MARK: TOML loaders
 

@@ -3,7 +3,7 @@ import CLibFuzzer
 import Foundation
 
 // mcpack-fuzz TARGET [libFuzzer options] [CORPUS ...]
-// mcpack-fuzz seed CORPUS-ROOT EXAMPLE-ARCHIVE PROJECT-FOLDER
+// mcpack-fuzz seed CORPUS-ROOT EXAMPLE-ARCHIVE PROJECT-FOLDER [KEYS-FOLDER]
 //
 // One binary for every target, so `make fuzz` builds once. Built only with
 // MCPACK_FUZZ=1 and -sanitize=fuzzer,address (see scripts/fuzz.sh).
@@ -18,7 +18,7 @@ func usage() -> Never {
     let names = FuzzTarget.all.map(\.name).joined(separator: ", ")
     FileHandle.standardError.write(Data("""
         usage: mcpack-fuzz TARGET [libFuzzer options] [CORPUS ...]
-               mcpack-fuzz seed CORPUS-ROOT EXAMPLE-ARCHIVE PROJECT-FOLDER
+               mcpack-fuzz seed CORPUS-ROOT EXAMPLE-ARCHIVE PROJECT-FOLDER [KEYS-FOLDER]
         targets: \(names)
 
         """.utf8))
@@ -28,10 +28,10 @@ func usage() -> Never {
 guard arguments.count >= 2 else { usage() }
 
 if arguments[1] == "seed" {
-    guard arguments.count == 5 else { usage() }
+    guard arguments.count == 5 || arguments.count == 6 else { usage() }
     do {
         try Seeds.write(root: URL(fileURLWithPath: arguments[2]), exampleArchive: arguments[3],
-                        project: URL(fileURLWithPath: arguments[4]))
+                        project: URL(fileURLWithPath: arguments[4]), keys: arguments.count == 6 ? URL(fileURLWithPath: arguments[5]) : nil)
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("mcpack-fuzz seed: \(error)\n".utf8))

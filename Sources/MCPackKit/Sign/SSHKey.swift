@@ -209,7 +209,13 @@ struct SSHCertificate: Sendable {
             var pairs = SSHWire.Reader(section)
             while !pairs.atEnd { guard pairs.bytes() != nil, pairs.bytes() != nil else { throw damaged } }
         }
-        guard case .plain(let authority)? = try? SSHKey.read(blob: authorityBlob) else {
+        // The authority may not be a certificate (OpenSSH reads it with
+        // certificates disallowed): said from its type name, before reading
+        // it, or a certificate signed by one signed by one..., thousands
+        // deep in a signature file, would be read down to a stack overflow.
+        var authorityType = SSHWire.Reader(authorityBlob)
+        guard let authorityName = authorityType.text(), SSHKeyType.named(authorityName)?.certificate != true,
+              case .plain(let authority)? = try? SSHKey.read(blob: authorityBlob) else {
             throw SSHKeyError("the certificate's authority key is damaged, or itself a certificate")
         }
         switch authority.check(signature: signature, over: Array(blob[..<signed]), requireUserPresence: false) {

@@ -14,6 +14,11 @@ public enum ProfileRules {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FileError(path: path, message: "cannot read the profile")
         }
+        return try read(data, path: path)
+    }
+
+    /// A profile's bytes, as `load` reads them from `path`.
+    static func read(_ data: Data, path: String) throws -> BagItProfile {
         do {
             return try JSONDecoder().decode(BagItProfile.self, from: data)
         } catch {

@@ -63,6 +63,38 @@ import Testing
         }
     }
 
+    /// A certificate whose authority is a certificate, whose authority is
+    /// one too, 20,000 deep (a 2.9 MB signature file): mcpack read each
+    /// authority whole before refusing it for being a certificate, and
+    /// overflowed the stack (SIGSEGV). OpenSSH refuses a certificate there
+    /// from its type name (cert_parse reads the authority with certificates
+    /// disallowed); so does mcpack now, at the first level.
+    @Test func aCertificateNestedAsItsOwnAuthorityIsRefusedNotRecursedInto() throws {
+        func string(_ bytes: [UInt8]) -> [UInt8] { SSHWire.string(bytes) }
+        let certificateType = SSHKeyType.ed25519.certificateName
+        var blob = SSHWire.string("ssh-ed25519") + string([UInt8](repeating: 1, count: 32))
+        for _ in 0..<20_000 {
+            blob = SSHWire.string(certificateType) + string([]) + string([UInt8](repeating: 2, count: 32))
+                + [0, 0, 0, 0, 0, 0, 0, 1] + SSHWire.uint32(1) + SSHWire.string("id") + string(SSHWire.string("p"))
+                + [UInt8](repeating: 0, count: 8) + [UInt8](repeating: 0xff, count: 8) + string([]) + string([]) + string([])
+                + string(blob) + string([UInt8](repeating: 0, count: 8))
+        }
+        let error = #expect(throws: SSHKeyError.self) { try SSHKey.read(blob: blob) }
+        #expect(error?.message == "the certificate's authority key is damaged, or itself a certificate")
+
+        // As a receiver meets it: the signer of a signature file.
+        let scratch = try SSHScratch()
+        defer { scratch.destroy() }
+        try scratch.keygen("ed25519", "k")
+        try scratch.payload()
+        let signature = Array("SSHSIG".utf8) + SSHWire.uint32(1) + string(blob) + SSHWire.string("file") + string([])
+            + SSHWire.string("sha512") + string(SSHWire.string("ssh-ed25519") + string([UInt8](repeating: 0, count: 64)))
+        try scratch.write(SSHWire.armor(signature, "SSH SIGNATURE"), to: "delivery.zip.sig")
+        let result = try MCPackBinary.run(["verify", "delivery.zip", "--public-key", "k.pub"], in: scratch.folder)
+        #expect(!result.signalled && result.status == 2, "\(result.status) \(result.stderr)")
+        #expect(result.stdout.contains("the signer's key: the certificate's authority key is damaged, or itself a certificate"), "\(result.stdout)")
+    }
+
     @Test func damagedAllowedSignersAndRevocationListsNeverTrap() throws {
         let scratch = try SSHScratch()
         defer { scratch.destroy() }
