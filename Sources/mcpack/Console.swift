@@ -78,3 +78,23 @@ struct TemplateOptions: ParsableArguments {
         if let templates { TemplateFolder.chosen = URL(fileURLWithPath: templates).standardizedFileURL }
     }
 }
+
+/// Reads a limit's value. ArgumentParser's own refusal of a number names no
+/// accepted value, and a limit of 0 or less, or NaN, would pass it and make
+/// the check refuse everything or nothing; this refuses them all, saying
+/// what it takes.
+func positive<T: FixedWidthInteger & SendableMetatype>(_ kind: String, example: String) -> @Sendable (String) throws -> T {
+    { text in
+        guard let value = T(text), value > 0 else { throw ValidationError("expected \(kind) greater than 0, such as \(example)") }
+        return value
+    }
+}
+
+func positive(_ kind: String, example: String) -> @Sendable (String) throws -> Double {
+    { text in
+        guard let value = Double(text), value.isFinite, value > 0 else {
+            throw ValidationError("expected \(kind) greater than 0, such as \(example)")
+        }
+        return value
+    }
+}

@@ -23,7 +23,8 @@ struct DriftCommand: ParsableCommand {
             Exit 0 no drift, 1 drift or orphans found (or left after --fix), 2 trouble.
             """)
 
-    enum Preference: String, ExpressibleByArgument { case assets }
+    /// CaseIterable, so that a refused value is answered with the accepted ones.
+    enum Preference: String, ExpressibleByArgument, CaseIterable { case assets }
 
     @OptionGroup var project: ProjectOptions
 

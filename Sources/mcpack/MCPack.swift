@@ -11,7 +11,7 @@ struct MCPack: AsyncParsableCommand {
             could not do its work (bad input, unreadable file, wrong usage).
             """,
         version: MCPackVersion.current,
-        subcommands: [Build.self, Verify.self, Sign.self, Diff.self, DriftCommand.self, Preview.self, Init.self])
+        subcommands: [Build.self, Verify.self, Sign.self, Publish.self, Diff.self, DriftCommand.self, Preview.self, Init.self])
 }
 
 /// Runs the command line, mapping ArgumentParser's usage status (64) to 2,
@@ -30,10 +30,25 @@ enum Main {
         } catch {
             let code = MCPack.exitCode(for: error)
             if code.rawValue == 64 {
-                FileHandle.standardError.write(Data((MCPack.fullMessage(for: error) + "\n").utf8))
+                let message = MCPack.suggestingSubcommand(MCPack.fullMessage(for: error), arguments: Array(CommandLine.arguments.dropFirst()))
+                FileHandle.standardError.write(Data((message + "\n").utf8))
                 exit(2)
             }
             MCPack.exit(withError: error)
         }
+    }
+}
+
+extension MCPack {
+    /// ArgumentParser suggests a near option but not a near subcommand:
+    /// `mcpack biuld` would get only "Unexpected argument". When the first
+    /// argument is no subcommand, the message's first line names the one
+    /// it is closest to, if any is close.
+    static func suggestingSubcommand(_ message: String, arguments: [String]) -> String {
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard let word = arguments.first, !word.hasPrefix("-"), !names.contains(word),
+              let match = closestMatch(to: word, in: names) else { return message }
+        let lines = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        return (["Error: Unknown subcommand '\(word)'. Did you mean '\(match)'?"] + lines.dropFirst()).joined(separator: "\n")
     }
 }

@@ -35,7 +35,15 @@ struct Verify: AsyncParsableCommand {
             line with an unknown option is skipped and named); a FIDO signature must \
             show the token was touched. Legacy minisign signatures (minisign -l) are \
             checked, and noted, unless --require-prehashed. Without --public-key, a \
-            signature beside the archive is reported as present, not checked. With \
+            signature beside the archive is reported as present, not checked.
+
+            For a bundle mcpack made, the name and version its file name states \
+            (NAME-VERSION.zip; a name like `delivery (1).zip` states neither, and is \
+            noted), bag-info.txt (Bundle-Name, Bundle-Version), data/bundle.json, the \
+            top folder and a good minisign signature's trusted comment must agree, and \
+            match --expect-version and --expect-name when given: rule `version`. (An \
+            OpenSSH signature states no version: it covers the bag-info.txt and \
+            bundle.json compared.) With \
             --profile, the bag is also checked against that BagIt profile (rules \
             `profile-...`).
 
@@ -49,16 +57,21 @@ struct Verify: AsyncParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
-    @Option(name: .customLong("max-bytes"), help: "Refuse an archive that unpacks to more bytes than this.")
+    // ArgumentParser shows no default for a transformed option: the help gives it.
+    @Option(name: .customLong("max-bytes"), help: "Refuse an archive that unpacks to more bytes than this. (default: \(VerifyLimits().maxTotalBytes))",
+            transform: positive("a whole number of bytes", example: "8589934592"))
     var maxBytes: Int64 = VerifyLimits().maxTotalBytes
 
-    @Option(name: .customLong("max-entry-bytes"), help: "Refuse an entry larger than this many bytes.")
+    @Option(name: .customLong("max-entry-bytes"), help: "Refuse an entry larger than this many bytes. (default: \(VerifyLimits().maxEntryBytes))",
+            transform: positive("a whole number of bytes", example: "2147483648"))
     var maxEntryBytes: Int64 = VerifyLimits().maxEntryBytes
 
-    @Option(name: .customLong("max-entries"), help: "Refuse an archive with more entries than this.")
+    @Option(name: .customLong("max-entries"), help: "Refuse an archive with more entries than this. (default: \(VerifyLimits().maxEntries))",
+            transform: positive("a whole number", example: "1000000"))
     var maxEntries: Int = VerifyLimits().maxEntries
 
-    @Option(name: .customLong("max-ratio"), help: "Refuse an archive that unpacks to more than this many times its size.")
+    @Option(name: .customLong("max-ratio"), help: "Refuse an archive that unpacks to more than this many times its size. (default: \(VerifyLimits().maxRatio))",
+            transform: positive("a number", example: "200 or 12.5"))
     var maxRatio: Double = VerifyLimits().maxRatio
 
     @Flag(name: .customLong("allow-fetch"), help: "Accept a bag whose fetch.txt names files not yet in it (a warning, not a problem): they come later.")
@@ -80,6 +93,15 @@ struct Verify: AsyncParsableCommand {
 
     @Flag(name: .customLong("require-prehashed"), help: "Refuse legacy minisign signatures of the whole file (minisign -l), as minisign -H does.")
     var requirePrehashed = false
+
+    @Option(name: .customLong("expect-version"), help: ArgumentHelp(
+        "The version you asked for: an archive whose file name, bag-info.txt, bundle.json, top folder or signed trusted comment states another is a problem (rule `version`).",
+        valueName: "version"), transform: expectedVersion)
+    var expectVersion: String?
+
+    @Option(name: .customLong("expect-name"), help: ArgumentHelp(
+        "The bundle you asked for: an archive that states another bundle name is a problem (rule `version`).", valueName: "name"))
+    var expectName: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "Also check the bag against this BagIt profile (BagIt Profiles 1.4.0 JSON): bag-info.txt fields and values, manifest algorithms, fetch.txt, serialization, BagIt version, required and allowed tag and payload files. mcpack's own is docs/mcpack-bagit-profile.json, and bagit-profile.json in every bag it builds.",
@@ -106,15 +128,16 @@ struct Verify: AsyncParsableCommand {
                     : try SignatureCheck.check(archive: archive, publicKeys: publicKeys, options: options)
                 if !console.json { printSignatures(signatures, console: console) }
                 let bagProfile = try profile.map(ProfileRules.load)
-                report = try Verifier.verify(archive, limits: limits, allowFetch: allowFetch, profile: bagProfile)
+                report = try Verifier.verify(archive, limits: limits, allowFetch: allowFetch, profile: bagProfile, signatures: signatures,
+                                             expected: VersionExpectation(name: expectName, version: expectVersion))
                 let checked = signatures.map { $0.failed(ifChangedSince: before, archive: archive) }
                 for (was, now) in zip(signatures, checked) where was.valid && !now.valid && !console.json {
                     console.out("\(console.paint("error:", "1;31")) \(now.file): signature: \(now.problem ?? "")")
                 }
                 report.add(signatures: checked)
             } else {
-                if profile != nil || !publicKeys.isEmpty {
-                    throw ValidationError("--profile and --public-key check an archive or bag: give its path")
+                if profile != nil || !publicKeys.isEmpty || expectVersion != nil || expectName != nil {
+                    throw ValidationError("--profile, --public-key, --expect-version and --expect-name check an archive or bag: give its path")
                 }
                 report = try await ProjectVerifier.verify(configPath: project.config, limits: limits)
             }
@@ -124,6 +147,7 @@ struct Verify: AsyncParsableCommand {
         if console.json {
             console.emit(report)
         } else {
+            for note in report.notes { console.out("note: \(note)") }
             for problem in report.problems where problem.rule != "signature" {
                 let label = problem.severity == .error ? console.paint("error:", "1;31") : console.paint("warning:", "1;33")
                 let line = "\(label) \(problem)"
@@ -133,9 +157,9 @@ struct Verify: AsyncParsableCommand {
             let warnings = report.problems.count - errors
             let size = "\(report.stats.files) files, \(formatBytes(Int(report.stats.bytes)))" + (report.profile.map { ", profile \($0)" } ?? "")
             if errors == 0 {
-                console.out("\(console.paint("valid", "1;32")): \(report.target) (\(size)\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : ""))")
+                console.out("\(console.paint("valid", "1;32")): \(report.verified) (\(size)\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : ""))")
             } else {
-                console.out("\(console.paint("invalid", "1;31")): \(report.target): \(errors) problem\(errors == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "") (\(size))")
+                console.out("\(console.paint("invalid", "1;31")): \(report.verified): \(errors) problem\(errors == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "") (\(size))")
             }
         }
         if !report.ok || (strict && !report.problems.isEmpty) { throw ExitCode(1) }
@@ -158,4 +182,12 @@ private func printSignatures(_ signatures: [SignatureReport], console: Console) 
             if let comment = signature.trustedComment { console.out("untrusted, as the signature failed: \(comment)") }
         }
     }
+}
+
+/// `--expect-version`: a semantic version, `v` before it allowed (a tag's
+/// spelling), as `mcpack diff` takes one.
+@Sendable private func expectedVersion(_ text: String) throws -> String {
+    let version = text.hasPrefix("v") ? String(text.dropFirst()) : text
+    guard SemanticVersion(version) != nil else { throw ValidationError("expected a version such as 1.1.0, not \(text)") }
+    return version
 }

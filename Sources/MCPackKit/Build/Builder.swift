@@ -124,7 +124,7 @@ public enum Builder {
 
     private static func buildOnce(_ options: BuildOptions, untrusted: Set<String>) async throws -> BuildResult {
         let sink = DiagnosticSink()
-        guard let project = Project.load(configPath: options.configPath, sink: sink) else { throw InputError(sink.all) }
+        let project = try await load(configPath: options.configPath, sink: sink)
         let mtime = sourceDate(project, options: options, sink: sink)
         // Check every input first, so a mistake anywhere is reported before
         // minutes of tiling; then make each one.
@@ -291,12 +291,28 @@ public enum Builder {
         func fact<F: InputFact>(_ type: F.Type) -> F? { facts.lazy.compactMap { $0 as? F }.first }
     }
 
+    /// Reads bundle.toml. When it has mistakes, the inputs its sound tables
+    /// name are checked before they are all thrown, so that a mistake in
+    /// [document] and one in clauses.toml are reported in the same run.
+    static func load(configPath: String, sink: DiagnosticSink) async throws -> Project {
+        guard let reading = Project.read(configPath: configPath, sink: sink) else { throw InputError(sink.all) }
+        guard let project = reading.project else {
+            _ = await check(reading.folder, inputs: reading.inputs, sink: sink)
+            throw InputError(sink.all)
+        }
+        return project
+    }
+
+    static func check(_ project: Project, sink: DiagnosticSink) async -> CheckPass {
+        await check(project.folder, inputs: project.config.inputs, sink: sink)
+    }
+
     /// Checks every input, in the order of `Inputs.all`, without making
     /// anything; problems go to `sink`. A large input file (the master) is
     /// hashed on another core while the inputs after it are checked (a
     /// rebuild with nothing changed is mostly that hash); one that cannot be
     /// read is reported with the others, before any slow work.
-    static func check(_ project: Project, sink: DiagnosticSink) async -> CheckPass {
+    static func check(_ project: ProjectFolder, inputs: InputSettings, sink: DiagnosticSink) async -> CheckPass {
         let env = CheckEnvironment(project: project, sink: sink)
         var pass = CheckPass()
         var large: [String] = []
@@ -305,7 +321,7 @@ public enum Builder {
         }
         await withTaskGroup(of: (String, SourceFile?).self) { group in
             for input in Inputs.all {
-                let (plan, facts) = input.runCheck(project.config.inputs, facts: pass.facts, in: env)
+                let (plan, facts) = input.runCheck(inputs, facts: pass.facts, in: env)
                 pass.facts += facts
                 guard let plan else { continue }
                 pass.plans.append(plan)

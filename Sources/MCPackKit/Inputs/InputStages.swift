@@ -7,14 +7,18 @@ import MCPackSchema
 /// Differ handle them alike.
 extension BundleInput {
     /// Reads this input's table of bundle.toml into `settings`; false when
-    /// a required table is missing or the settings are wrong.
+    /// a required table is missing or the settings are wrong. A table with
+    /// any error (an unknown key too) leaves the input out of `settings`:
+    /// checked with settings its author did not mean, it would only add
+    /// wrong messages to the right one.
     static func readSettings(_ root: TableReader, paths: ProjectPaths, into settings: inout InputSettings) -> Bool {
         guard root.has(self.table) || required else {
             if let value = defaultSettings { settings[Self.self] = value }
             return true
         }
         guard let table = root.table(self.table, required: required) else { return !required }
-        guard let value = self.settings(table, paths: paths) else { return false }
+        let errors = root.source.sink.errorCount
+        guard let value = self.settings(table, paths: paths), root.source.sink.errorCount == errors else { return false }
         settings[Self.self] = value
         return true
     }

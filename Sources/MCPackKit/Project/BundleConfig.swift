@@ -17,6 +17,11 @@ public struct BundleConfig: Sendable {
 
     /// The archive's top folder and file stem: `<name>-<version>`.
     public var stem: String { "\(name)-\(version)" }
+
+    /// What `[bundle] name` must match: lower-case ASCII letters and digits
+    /// in words joined by single hyphens, so the name is a file name and a
+    /// URL path segment everywhere. Templates/init's comment quotes it.
+    static let namePattern = "^[a-z0-9]+(-[a-z0-9]+)*$"
 }
 
 public struct CopyPair: Sendable, Codable, Equatable {
@@ -59,16 +64,17 @@ public struct SemanticVersion: Sendable, Hashable, CustomStringConvertible, Coda
 }
 
 extension BundleConfig {
-    /// Reads bundle.toml. Every problem goes to `sink`; returns nil if any
-    /// key needed to go on is missing or wrong.
-    static func read(_ source: TOMLSource, paths: ProjectPaths) -> BundleConfig? {
+    /// Reads bundle.toml. Every problem goes to `sink`; the config is nil
+    /// if any key is wrong or missing. The settings of each input whose own
+    /// table is sound are returned either way, for a check of those inputs.
+    static func read(_ source: TOMLSource, paths: ProjectPaths) -> (config: BundleConfig?, inputs: InputSettings) {
         let root = source.rootReader
         let sink = source.sink
         let before = sink.all.count
 
         let bundle = root.table("bundle")
         let name = bundle?.string("name")
-        if let name, name.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) == nil {
+        if let name, name.range(of: namePattern, options: .regularExpression) == nil {
             bundle?.error("name", "\"\(name)\" is not a bundle name; use lower-case letters, digits and single hyphens, e.g. \"magna-carta\"")
         }
         let versionText = bundle?.string("version")
@@ -109,10 +115,10 @@ extension BundleConfig {
 
         guard sink.all[before...].allSatisfy({ $0.severity != .error }),
               inputsRead, let name, let version, let title
-        else { return nil }
-        return BundleConfig(
+        else { return (nil, inputs) }
+        return (BundleConfig(
             name: name, version: version, title: title, output: output, format: format, sourceDate: sourceDate,
-            inputs: inputs, copies: copies)
+            inputs: inputs, copies: copies), inputs)
     }
 
     private static func date(_ value: TOMLValueConvertible) -> Date? {

@@ -21,6 +21,21 @@ public struct Project: Sendable {
     }
 
     static func load(configPath: String, sink: DiagnosticSink) -> Project? {
+        read(configPath: configPath, sink: sink)?.project
+    }
+
+    /// bundle.toml read as far as it goes: the project when it has no
+    /// mistakes, and in any case the folder and the settings of each input
+    /// whose own table is sound, so that a mistake in one table does not
+    /// hide those of the inputs it does not concern. Nil when bundle.toml
+    /// itself cannot be read or parsed.
+    struct Reading {
+        var folder: ProjectFolder
+        var inputs: InputSettings
+        var project: Project?
+    }
+
+    static func read(configPath: String, sink: DiagnosticSink) -> Reading? {
         let file = URL(fileURLWithPath: configPath).standardizedFileURL
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -32,26 +47,44 @@ public struct Project: Sendable {
             return nil
         }
         let paths = ProjectPaths(root: file.deletingLastPathComponent())
-        guard let toml = TOMLSource.load(file, displayPath: configPath, sink: sink),
-              let config = BundleConfig.read(toml, paths: paths)
-        else { return nil }
-        let source = SourceFile(path: file.lastPathComponent, sha256: toml.sha256, bytes: toml.byteCount)
-        return Project(root: paths.root, configDisplayPath: configPath, config: config, configSource: source)
+        guard let toml = TOMLSource.load(file, displayPath: configPath, sink: sink) else { return nil }
+        let (config, inputs) = BundleConfig.read(toml, paths: paths)
+        let folder = ProjectFolder(root: paths.root, configDisplayPath: configPath)
+        let project = config.map { config in
+            Project(root: paths.root, configDisplayPath: configPath, config: config,
+                    configSource: SourceFile(path: file.lastPathComponent, sha256: toml.sha256, bytes: toml.byteCount))
+        }
+        return Reading(folder: folder, inputs: inputs, project: project)
     }
 
-    public func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
+    /// The folder alone, as an input's check sees it.
+    var folder: ProjectFolder { ProjectFolder(root: root, configDisplayPath: configDisplayPath) }
+
+    public func url(_ relative: String) -> URL { folder.url(relative) }
 
     /// A project-relative path as a person at the shell would type it.
-    public func display(_ relative: String) -> String {
-        let here = FileSystem.canonical(URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).path
-        let full = url(relative).path
-        return full.hasPrefix(here + "/") ? String(full.dropFirst(here.count + 1)) : full
-    }
+    public func display(_ relative: String) -> String { folder.display(relative) }
 
     public var outputFolder: URL { url(config.output) }
 
     /// Work kept between builds (tiles); ignored by git, safe to delete.
     public var cacheFolder: URL { root.appendingPathComponent(".mcpack-cache") }
+}
+
+/// The project folder and the name its bundle.toml was given by: all an
+/// input's check uses of the project, so that it can run when bundle.toml
+/// has mistakes in other tables.
+struct ProjectFolder: Sendable {
+    let root: URL
+    let configDisplayPath: String
+
+    func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
+
+    func display(_ relative: String) -> String {
+        let here = FileSystem.canonical(URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).path
+        let full = url(relative).path
+        return full.hasPrefix(here + "/") ? String(full.dropFirst(here.count + 1)) : full
+    }
 }
 
 /// Checks that a path named in bundle.toml exists and stays inside the

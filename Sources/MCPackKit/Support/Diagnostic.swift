@@ -22,6 +22,22 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible, Co
         self.severity = severity
     }
 
+    private enum CodingKeys: String, CodingKey { case file, line, key, message, severity }
+    private enum AliasKeys: String, CodingKey { case path }
+
+    /// JSON output names the file `path`, as verify's problems do; `file`,
+    /// the same value, stays for readers written before (deprecated).
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+        try container.encodeIfPresent(line, forKey: .line)
+        try container.encodeIfPresent(key, forKey: .key)
+        try container.encode(message, forKey: .message)
+        try container.encode(severity, forKey: .severity)
+        var alias = encoder.container(keyedBy: AliasKeys.self)
+        try alias.encode(file, forKey: .path)
+    }
+
     /// One line, with any control character in a name or value shown as
     /// `\u0007`: a file name holding ESC must not drive the terminal.
     public var description: String {
@@ -93,7 +109,7 @@ final class DiagnosticSink: @unchecked Sendable {
 }
 
 /// The closest candidate by edit distance, for "did you mean" hints.
-func closestMatch(to word: String, in candidates: [String]) -> String? {
+public func closestMatch(to word: String, in candidates: [String]) -> String? {
     func distance(_ a: [Character], _ b: [Character]) -> Int {
         var previous = Array(0...b.count)
         for (i, ca) in a.enumerated() {

@@ -8,7 +8,7 @@ public enum ProjectVerifier {
     public static func verify(configPath: String, limits: VerifyLimits = VerifyLimits()) async throws -> VerifyReport {
         let started = Date()
         let sink = DiagnosticSink()
-        guard let project = Project.load(configPath: configPath, sink: sink) else { throw InputError(sink.all) }
+        let project = try await Builder.load(configPath: configPath, sink: sink)
         let sources = Builder.sortedSources(project, Array(await Builder.check(project, sink: sink).sources.values))
         var problems = sink.all.map { diagnostic in
             Problem(diagnostic.line.map { "\(diagnostic.file):\($0)" } ?? diagnostic.file, "input",
@@ -30,8 +30,9 @@ public enum ProjectVerifier {
         let shown = Builder.display(archive)
         guard FileManager.default.fileExists(atPath: archive.path) else {
             problems.append(Problem(shown, "archive-missing", "version \(project.config.version) has not been built; run `mcpack build`"))
-            return VerifyReport(target: project.configDisplayPath, problems: problems,
-                                stats: .init(files: 0, bytes: 0, seconds: Date().timeIntervalSince(started)))
+            return VerifyReport(target: shown, problems: problems,
+                                stats: .init(files: 0, bytes: 0, seconds: Date().timeIntervalSince(started)),
+                                project: project.configDisplayPath)
         }
         let report = try Verifier.verify(archive.path, limits: limits)
         problems += report.problems.map { problem in
@@ -42,8 +43,9 @@ public enum ProjectVerifier {
         if report.ok, let built = try? builtInputs(archive.path) {
             problems += compare(built: built, current: sources, archive: shown)
         }
-        return VerifyReport(target: project.configDisplayPath, problems: problems,
-                            stats: .init(files: report.stats.files, bytes: report.stats.bytes, seconds: Date().timeIntervalSince(started)))
+        return VerifyReport(target: shown, problems: problems,
+                            stats: .init(files: report.stats.files, bytes: report.stats.bytes, seconds: Date().timeIntervalSince(started)),
+                            project: project.configDisplayPath)
     }
 
     /// The inputs bundle.json recorded, by path.

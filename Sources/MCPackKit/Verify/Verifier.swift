@@ -18,8 +18,14 @@ public struct VerifyReport: Sendable, Encodable {
     public var signatures: [SignatureReport] = []
     /// The identifier of the BagIt profile checked with `--profile`.
     public var profile: String?
+    /// bundle.toml, when verify checked a project: its inputs, and its
+    /// archive (`target`).
+    public var project: String?
+    /// What verify could not compare and says so without failing: a file
+    /// name that states no bundle name or version (`delivery (1).zip`).
+    public var notes: [String] = []
 
-    enum CodingKeys: String, CodingKey { case ok, target, problems, stats, signatures, profile }
+    enum CodingKeys: String, CodingKey { case ok, target, problems, stats, signatures, profile, project, notes }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -29,7 +35,13 @@ public struct VerifyReport: Sendable, Encodable {
         try container.encode(stats, forKey: .stats)
         if !signatures.isEmpty { try container.encode(signatures, forKey: .signatures) }
         try container.encodeIfPresent(profile, forKey: .profile)
+        try container.encodeIfPresent(project, forKey: .project)
+        if !notes.isEmpty { try container.encode(notes, forKey: .notes) }
     }
+
+    /// What was verified, for the summary line: the archive, and the
+    /// project it was checked against.
+    public var verified: String { target + (project.map { " and its project \($0)" } ?? "") }
 
     /// Puts the signature's findings first: a signature that fails is the
     /// first thing a receiver must hear.
@@ -50,8 +62,11 @@ public enum Verifier {
     /// archive): that is exit 2, not a finding.
     /// `allowFetch`: files fetch.txt names may be absent (RFC 8493 §2.2.3).
     /// `profile`: a BagIt profile the bag must also follow.
+    /// `signatures`: those checked beside it, whose trusted comment states
+    /// a version too; `expected`: the name and version the receiver asked for.
     public static func verify(_ path: String, limits: VerifyLimits = VerifyLimits(), allowFetch: Bool = false,
-                              profile: BagItProfile? = nil) throws -> VerifyReport {
+                              profile: BagItProfile? = nil, signatures: [SignatureReport] = [],
+                              expected: VersionExpectation? = nil) throws -> VerifyReport {
         let started = Date()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -85,7 +100,9 @@ public enum Verifier {
             if let problem = found[1], contents.complete { problems.append(problem) }
             let stem = (path as NSString).lastPathComponent
             let expectedTop = [".zip", ".tar.gz", ".tar.zst", ".tgz", ".tar"].first { stem.hasSuffix($0) }.map { String(stem.dropLast($0.count)) }
-            if let top = contents.top, let expectedTop, top != expectedTop {
+            // A bundle mcpack made states its name and version, compared below
+            // with the file name's (rule `version`) when the name states them.
+            if let top = contents.top, let expectedTop, top != expectedTop, !VersionRules.isMCPackBag(contents) {
                 problems.append(Problem(top + "/", "top-folder", "the top folder should be named like the archive, \(expectedTop)/", severity: .warning))
             }
         }
@@ -104,10 +121,13 @@ public enum Verifier {
             group.wait()
             problems += content[0]
         }
-        return VerifyReport(
-            target: path, problems: problems,
+        let versions = VersionRules.check(contents, path: path, isDirectory: isDirectory.boolValue, signatures: signatures, expected: expected)
+        var report = VerifyReport(
+            target: path, problems: problems + versions.problems,
             stats: .init(files: contents.files.count, bytes: contents.bytes, seconds: Date().timeIntervalSince(started)),
             profile: profile?.info.identifier)
+        report.notes = versions.notes
+        return report
     }
 }
 

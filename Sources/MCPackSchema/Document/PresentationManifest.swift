@@ -62,16 +62,19 @@ public struct PresentationManifest: Codable, Equatable, Sendable {
     }
 
     /// What an annotation targets: the whole canvas (its URI), or the
-    /// canvas's rectangles as one SVG selector of `<rect>` elements.
+    /// canvas's rectangles as one SVG selector, each rectangle a `<path>`.
     ///
     /// A clause of several rectangles is one annotation, so that a viewer
     /// lists it once, by its title. Web Annotation allows that as several
     /// targets or as one selector drawing several shapes; iiif-prezi3 and
     /// the IIIF Presentation 3 JSON schema (the presentation validator's)
     /// accept both, but Mirador draws only the first target of an annotation
-    /// (AnnotationItem reads `target[0]`), while it draws every `rect` of an
-    /// SVG selector. So: one target, a SpecificResource of the canvas with
-    /// an SvgSelector, its coordinates in canvas (master) pixels.
+    /// (AnnotationItem reads `target[0]`). So: one target, a
+    /// SpecificResource of the canvas with an SvgSelector, its coordinates
+    /// in canvas (master) pixels. Each rectangle is a `<path>`, not a
+    /// `<rect>`: Mirador before 4.2 (3.x, 4.0, 4.1, most of those libraries
+    /// run) draws only the `path` elements of a selector, and lists a clause
+    /// of `<rect>`s without drawing it.
     public struct Target: Codable, Equatable, Sendable {
         /// The canvas.
         public var source: String
@@ -83,10 +86,11 @@ public struct PresentationManifest: Codable, Equatable, Sendable {
             self.rectangles = rectangles
         }
 
-        /// The selector's SVG: one `<rect>` a rectangle, in their order.
+        /// The selector's SVG: one `<path>` a rectangle, in their order,
+        /// drawn clockwise from its top-left corner.
         public var svg: String {
-            let rects = rectangles.map { #"<rect x="\#($0.x)" y="\#($0.y)" width="\#($0.width)" height="\#($0.height)"/>"# }
-            return #"<svg xmlns="http://www.w3.org/2000/svg">"# + rects.joined() + "</svg>"
+            let paths = rectangles.map { #"<path d="M \#($0.x),\#($0.y) h \#($0.width) v \#($0.height) h -\#($0.width) Z"/>"# }
+            return #"<svg xmlns="http://www.w3.org/2000/svg">"# + paths.joined() + "</svg>"
         }
 
         struct Selector: Codable { var type: String; var value: String }
@@ -115,24 +119,70 @@ public struct PresentationManifest: Codable, Equatable, Sendable {
             self.init(source: specific.source.id, rectangles: specific.selector.type == "SvgSelector" ? Self.rectangles(in: specific.selector.value) : [])
         }
 
-        /// The `<rect x="" y="" width="" height=""/>` elements of `svg`, as written by `svg` above.
+        /// The rectangles of `svg`, in their order: each `<path>` as `svg`
+        /// above writes it, and each `<rect x="" y="" width="" height=""/>`,
+        /// as bundles built before wrote them. A path of another shape is
+        /// not a rectangle and is left out, which verify then reports.
         static func rectangles(in svg: String) -> [PixelRect] {
             var found: [PixelRect] = []
             var rest = Substring(svg)
-            while let start = rest.range(of: "<rect ") {
-                let tail = rest[start.upperBound...]
-                guard let end = tail.range(of: "/>") else { break }
-                var numbers: [String: Int] = [:]
-                for pair in tail[..<end.lowerBound].split(separator: " ") {
-                    let parts = pair.split(separator: "=", maxSplits: 1)
-                    if parts.count == 2 { numbers[String(parts[0])] = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) }
+            while let start = rest.firstIndex(of: "<") {
+                let tail = rest[rest.index(after: start)...]
+                guard let end = tail.firstIndex(of: ">") else { break }
+                let element = tail[..<end]
+                rest = tail[tail.index(after: end)...]
+                let name = element.prefix { !$0.isWhitespace && $0 != "/" }
+                let attributes = Self.attributes(element.dropFirst(name.count))
+                switch name {
+                case "rect":
+                    if let x = attributes["x"].flatMap(Int.init), let y = attributes["y"].flatMap(Int.init),
+                       let w = attributes["width"].flatMap(Int.init), let h = attributes["height"].flatMap(Int.init) {
+                        found.append(PixelRect(x: x, y: y, width: w, height: h))
+                    }
+                case "path":
+                    if let d = attributes["d"], let rect = Self.rectangle(path: d) { found.append(rect) }
+                default:
+                    break
                 }
-                if let x = numbers["x"], let y = numbers["y"], let w = numbers["width"], let h = numbers["height"] {
-                    found.append(PixelRect(x: x, y: y, width: w, height: h))
-                }
-                rest = tail[end.upperBound...]
             }
             return found
+        }
+
+        /// `name="value"` pairs; values hold no quote (none that mcpack writes does).
+        private static func attributes(_ text: Substring) -> [String: String] {
+            var found: [String: String] = [:]
+            var rest = text
+            while let equals = rest.firstIndex(of: "=") {
+                let name = rest[..<equals].trimmingCharacters(in: .whitespacesAndNewlines)
+                let after = rest[rest.index(after: equals)...].drop { $0.isWhitespace }
+                guard let quote = after.first, quote == "\"" || quote == "'",
+                      let close = after.dropFirst().firstIndex(of: quote) else { break }
+                found[name] = String(after[after.index(after: after.startIndex)..<close])
+                rest = after[after.index(after: close)...]
+            }
+            return found
+        }
+
+        /// The rectangle a path `M x,y h w v h h -w Z` draws, or nil for any
+        /// other path.
+        static func rectangle(path d: String) -> PixelRect? {
+            // Commands and numbers as tokens: "M10,20h5" reads as "M 10 20 h 5".
+            var tokens: [String] = []
+            var number = ""
+            for character in d {
+                if character.isNumber || (character == "-" && number.isEmpty) {
+                    number.append(character)
+                    continue
+                }
+                if !number.isEmpty { tokens.append(number); number = "" }
+                if character.isLetter { tokens.append(String(character)) } else if character == "-" { number = "-" }
+            }
+            if !number.isEmpty { tokens.append(number) }
+            guard tokens.count == 10, tokens[0] == "M", tokens[3] == "h", tokens[5] == "v", tokens[7] == "h", tokens[9].uppercased() == "Z",
+                  let x = Int(tokens[1]), let y = Int(tokens[2]), let w = Int(tokens[4]), let h = Int(tokens[6]), let back = Int(tokens[8]),
+                  back == -w
+            else { return nil }
+            return PixelRect(x: x, y: y, width: w, height: h)
         }
     }
 

@@ -129,6 +129,85 @@ let badInputCases: [BadInputCase] = [
         #expect(json?["ok"] as? Bool == false)
     }
 
+    /// build's problems name their file `path`, as verify's do, so one
+    /// reader takes both; `file` stays beside it for readers written before.
+    @Test func buildJSONNamesTheFileOfAProblemPathAsVerifyDoes() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        try project.edit("assets/clauses.toml", ##""#1E3A8B""##, #""red""#)
+        let build = try MCPackBinary.run(["build", "--json"], in: project.root)
+        #expect(build.status == 2)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(build.stdout.utf8)) as? [String: Any])
+        let problems = json["problems"] as? [[String: Any]] ?? []
+        #expect(!problems.isEmpty, "\(build.stdout)")
+        for problem in problems {
+            #expect(problem["path"] as? String == "assets/clauses.toml", "\(problem)")
+            #expect(problem["file"] as? String == problem["path"] as? String, "\(problem)")
+        }
+        // verify in the project reports the same mistake under the same keys.
+        let verify = try MCPackBinary.run(["verify", "--json"], in: project.root)
+        let verified = try #require(try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any], "\(verify.stdout)")
+        let shared = ["path", "message", "severity"]
+        for problem in (verified["problems"] as? [[String: Any]] ?? []) + problems {
+            #expect(shared.allSatisfy { problem[$0] != nil }, "\(problem)")
+        }
+    }
+
+    /// A mistake in one table of bundle.toml leaves the inputs it does not
+    /// concern checked: the mistake in [document] and the one in
+    /// clauses.toml come out of one run, from build and from verify.
+    @Test(arguments: [["build"], ["verify"]])
+    func aBundleTOMLMistakeDoesNotHideAMistakeInAnInput(_ command: [String]) throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        try project.edit("bundle.toml", "tile_size = 254", "tile_size = \"256px\"")
+        try project.edit("assets/clauses.toml", "icon = 2", "icon = = 2")
+        let result = try MCPackBinary.run(command, in: project.root)
+        #expect(result.status == 2, "\(result.stderr)")
+        let tileSize = try project.line(of: "tile_size", in: "bundle.toml")
+        let syntax = try project.line(of: "icon = = 2", in: "assets/clauses.toml")
+        #expect(result.stderr.contains(#"bundle.toml:\#(tileSize): document.tile_size: expected an integer 1...8192, got "256px""#), "\(result.stderr)")
+        #expect(result.stderr.contains("assets/clauses.toml:\(syntax):"), "\(result.stderr)")
+        #expect(result.stderr.contains("TOML syntax"), "\(result.stderr)")
+        #expect(result.stderr.contains("2 problems found"), "\(result.stderr)")
+        #expect(project.outputFiles().isEmpty)
+    }
+
+    /// A new project: its empty categories folder is named beside the files
+    /// still to be added, not only once they are there.
+    @Test func aNewProjectsEmptyCategoriesFolderIsNamedWithItsMissingFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-new-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let made = try MCPackBinary.run(["init", folder.path], in: FileManager.default.temporaryDirectory)
+        #expect(made.status == 0, "\(made.stderr)")
+        let build = try MCPackBinary.run(["build"], in: folder)
+        #expect(build.status == 2)
+        for expected in [#"document.image: "assets/document/master.tif" does not exist"#,
+                         #"icon.master: "assets/icon/AppIcon-1024.png" does not exist"#,
+                         #"launch.background: "assets/launch/background.png" does not exist"#,
+                         #"launch.text: "assets/launch/text.png" does not exist"#,
+                         "assets/categories: holds no category icons",
+                         "5 problems found"] {
+            #expect(build.stderr.contains(expected), "expected \(expected) in:\n\(build.stderr)")
+        }
+    }
+
+    /// A table with any mistake, an unknown key too, leaves its input
+    /// unchecked: checked with settings nobody meant, it would only add
+    /// wrong messages to the right one.
+    @Test func anInputWhoseTableHasAMistakeIsNotChecked() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        try project.edit("bundle.toml", "overlap = 1", "overlap = 1\nqualty = 80")
+        try project.remove("assets/document/master.png")
+        try project.write("assets/document/master.png", "not a picture")
+        let result = try MCPackBinary.run(["build"], in: project.root)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("document.qualty: unknown key"), "\(result.stderr)")
+        #expect(!result.stderr.contains("master.png:"), "\(result.stderr)")
+        #expect(result.stderr.contains("1 problem found"), "\(result.stderr)")
+    }
+
     /// Replaces `{line:FILE:TEXT}` with the line number of TEXT in FILE.
     private func resolveLines(_ text: String, in project: TestProject) throws -> String {
         guard let open = text.range(of: "{line:"), let close = text.range(of: "}", range: open.upperBound..<text.endIndex) else { return text }

@@ -256,6 +256,38 @@ import Testing
         #expect(try String(contentsOf: folder.appendingPathComponent("bundle.toml"), encoding: .utf8) == "mine")
     }
 
+    /// ArgumentParser suggests near options only; a mistyped subcommand
+    /// gets its suggestion from mcpack, with the usage status, 2.
+    @Test func aMistypedSubcommandIsAnsweredWithTheNearestOne() throws {
+        let here = FileManager.default.temporaryDirectory
+        for (typed, meant) in [("biuld", "build"), ("verfy", "verify"), ("previw", "preview")] {
+            let result = try MCPackBinary.run([typed], in: here)
+            #expect(result.status == 2, "\(result.stderr)")
+            #expect(result.stderr.contains("Unknown subcommand '\(typed)'. Did you mean '\(meant)'?"), "\(result.stderr)")
+            #expect(result.stderr.contains("See 'mcpack --help'"), "\(result.stderr)")
+        }
+        let nothingNear = try MCPackBinary.run(["zzzzzz"], in: here)
+        #expect(nothingNear.status == 2)
+        #expect(nothingNear.stderr.contains("Unexpected argument 'zzzzzz'") && !nothingNear.stderr.contains("Did you mean"), "\(nothingNear.stderr)")
+    }
+
+    /// A refused option value is answered with what the option takes.
+    @Test func aRefusedOptionValueIsAnsweredWithTheAcceptedOnes() throws {
+        let here = FileManager.default.temporaryDirectory
+        let prefer = try MCPackBinary.run(["drift", "--fix", "--prefer", "app"], in: here)
+        #expect(prefer.status == 2)
+        #expect(prefer.stderr.contains("The value 'app' is invalid for '--prefer <assets>'. Please provide one of 'assets'."), "\(prefer.stderr)")
+        for (option, value, accepted) in [("--max-bytes", "lots", "a whole number of bytes greater than 0"),
+                                          ("--max-entry-bytes", "-1", "a whole number of bytes greater than 0"),
+                                          ("--max-entries", "1.5", "a whole number greater than 0"),
+                                          ("--max-ratio", "nan", "a number greater than 0")] {
+            let result = try MCPackBinary.run(["verify", "x.zip", "\(option)=\(value)"], in: here)
+            #expect(result.status == 2, "\(option): \(result.stderr)")
+            #expect(result.stderr.contains("The value '\(value)' is invalid for '\(option) <"), "\(result.stderr)")
+            #expect(result.stderr.contains("expected \(accepted), such as"), "\(result.stderr)")
+        }
+    }
+
     @Test func usageErrorsExitWithStatusTwo() throws {
         let result = try MCPackBinary.run(["build", "--no-such-flag"], in: FileManager.default.temporaryDirectory)
         #expect(result.status == 2)

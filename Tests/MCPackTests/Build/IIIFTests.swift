@@ -293,18 +293,19 @@ import Testing
         #expect(PresentationManifest.htmlEscaped(#"A & <B> "c""#) == "A &amp; &lt;B&gt; &quot;c&quot;")
 
         // The selector as prezi3 wrote it back, read by an XML parser as a
-        // viewer's DOMParser reads it: three rect elements for clause 39.
+        // viewer's DOMParser reads it: three path elements for clause 39,
+        // each a rectangle drawn clockwise (Mirador before 4.2 draws only
+        // paths), and no rect.
         let raw = try #require(try JSONSerialization.jsonObject(with: Data(loaded.stdout.utf8)) as? [String: Any])
         let target = try #require(((((raw["items"] as? [[String: Any]])?.first?["annotations"] as? [[String: Any]])?.first?["items"] as? [[String: Any]])?.first?["target"]) as? [String: Any])
         #expect(target["type"] as? String == "SpecificResource")
         let selector = try #require(target["selector"] as? [String: Any])
         #expect(selector["type"] as? String == "SvgSelector")
         let svg = try XMLDocument(xmlString: try #require(selector["value"] as? String))
-        let rects = try svg.nodes(forXPath: "//*[local-name()='rect']").compactMap { $0 as? XMLElement }
-        let values = rects.map { element in
-            ["x", "y", "width", "height"].compactMap { name in (element.attributes ?? []).first { $0.name == name }?.stringValue.flatMap { Int($0) } }
-        }
-        #expect(values == Self.overlays[0].1, "\(svg.xmlString)")
+        let paths = try svg.nodes(forXPath: "//*[local-name()='path']").compactMap { $0 as? XMLElement }
+        let drawn = paths.map { element in (element.attributes ?? []).first { $0.name == "d" }?.stringValue ?? "" }
+        #expect(drawn == Self.overlays[0].1.map { "M \($0[0]),\($0[1]) h \($0[2]) v \($0[3]) h -\($0[2]) Z" }, "\(svg.xmlString)")
+        #expect(try svg.nodes(forXPath: "//*[local-name()='rect']").isEmpty, "\(svg.xmlString)")
         #expect(svg.rootElement()?.uri == "http://www.w3.org/2000/svg")
     }
 
@@ -325,6 +326,20 @@ import Testing
         let problems = bag(files.merging([Self.path: JSON.encode(moved)]) { $1 })
         #expect(problems.map(\.rule) == ["manifest-clauses"], "\(problems)")
         #expect(problems.first?.message == "clause \"40\": its annotation targets [[131, 44, 400, 24]] of \(manifest.items[0].id), not its rectangles [[130, 44, 400, 24]] of the canvas")
+
+        // A manifest built before, its rectangles `<rect>` elements, still
+        // verifies clause by clause; a path that is not the rectangle does not.
+        let written = String(decoding: try #require(files[Self.path]), as: UTF8.self)
+        let pathForm = try Regex(#"<path d=\\"M (\d+),(\d+) h (\d+) v (\d+) h -\d+ Z\\"/>"#)
+        let rectForm = written.replacing(pathForm) { match in
+            let (x, y, w, h) = (match.output[1].substring!, match.output[2].substring!, match.output[3].substring!, match.output[4].substring!)
+            return #"<rect x=\"\#(x)\" y=\"\#(y)\" width=\"\#(w)\" height=\"\#(h)\"/>"#
+        }
+        #expect(rectForm != written && !rectForm.contains("<path"), "\(rectForm)")
+        #expect(bag(files.merging([Self.path: Data(rectForm.utf8)]) { $1 }).isEmpty, "\(rectForm)")
+        let askew = written.replacingOccurrences(of: "h -400 Z", with: "h -399 Z")
+        #expect(askew != written)
+        #expect(bag(files.merging([Self.path: Data(askew.utf8)]) { $1 }).map(\.rule) == ["manifest-clauses"], "a path that is not a rectangle")
 
         var dropped = manifest
         dropped.items[0].annotations![0].items[0].target.rectangles.removeLast()

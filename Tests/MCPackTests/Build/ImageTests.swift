@@ -373,7 +373,7 @@ import Testing
                 #expect(image.width == screen.width && image.height == screen.height, "\(path)")
             }
         }
-        #expect(LaunchInput.allScreens.count == 14)
+        #expect(LaunchInput.allScreens.count == 20)
         let textSet = top + AssetCatalog.launchSet(AssetCatalog.launchText) + "/"
         for (name, width, height) in [("LaunchText.png", 30, 10), ("LaunchText@2x.png", 60, 20), ("LaunchText@3x.png", 90, 30)] {
             let image = try Image(data: try #require(files[textSet + name], "missing \(name)"))

@@ -120,6 +120,15 @@ import Testing
         #expect(swiftLiteral("\u{7}") == #""\u{7}""#)
     }
 
+    /// The comment a new project's bundle.toml gives for `name` states the
+    /// rule build holds it to, not a looser one.
+    @Test func theInitTemplateStatesTheNameRule() throws {
+        let rendered = try TemplateSet.load("init").render(["name": "x", "title": "X", "output": "dist"])
+        let toml = String(decoding: try #require(rendered.first { $0.path == "bundle.toml" }).data, as: UTF8.self)
+        let line = try #require(toml.split(separator: "\n").first { $0.hasPrefix("name = ") })
+        #expect(line.contains("# \(BundleConfig.namePattern) "), "\(line)")
+    }
+
     @Test func bundleNamesFromFolders() {
         #expect(ProjectInit.bundleName(for: "My Charter") == "my-charter")
         #expect(ProjectInit.bundleName(for: "--") == "bundle")

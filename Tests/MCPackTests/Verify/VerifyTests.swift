@@ -386,6 +386,27 @@ import Testing
         #expect(missing.status == 2)
     }
 
+    /// verify in a project names the archive it verified, and the project,
+    /// not bundle.toml alone.
+    @Test func projectVerifyNamesTheArchiveItVerified() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        let unbuilt = try MCPackBinary.run(["verify"], in: project.root)
+        #expect(unbuilt.stdout.contains("invalid: dist/test-bundle-1.0.0.zip and its project bundle.toml: 1 problem"), "\(unbuilt.stdout)")
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        let verified = try MCPackBinary.run(["verify"], in: project.root)
+        #expect(verified.status == 0)
+        #expect(verified.stdout.contains("valid: dist/test-bundle-1.0.0.zip and its project bundle.toml ("), "\(verified.stdout)")
+        #expect(!verified.stdout.contains("valid: bundle.toml"), "\(verified.stdout)")
+        let json = try MCPackBinary.run(["verify", "--json"], in: project.root)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        #expect(report["target"] as? String == "dist/test-bundle-1.0.0.zip" && report["project"] as? String == "bundle.toml", "\(report)")
+        // An archive verified alone has no project.
+        let alone = try MCPackBinary.run(["verify", "--json", "dist/test-bundle-1.0.0.zip"], in: project.root)
+        let aloneReport = try #require(try JSONSerialization.jsonObject(with: Data(alone.stdout.utf8)) as? [String: Any])
+        #expect(aloneReport["project"] == nil && aloneReport["target"] as? String == "dist/test-bundle-1.0.0.zip", "\(aloneReport)")
+    }
+
     @Test func projectVerifySaysWhichInputsChanged() throws {
         let project = try TestProject.make()
         defer { project.destroy() }

@@ -4,7 +4,7 @@ import Imaging
 
 extension LaunchInput {
     /// A launch PNG's header, with room for an ICC profile (iCCP) before
-    /// its pixels: 28 screen-sized PNGs are too many to hold whole.
+    /// its pixels: 40 screen-sized PNGs are too many to hold whole.
     static func verifyKeeps(_ path: String) -> VerifyKeeps {
         path.lowercased().hasSuffix(".png") ? .head(256 << 10) : .digests
     }
@@ -12,7 +12,7 @@ extension LaunchInput {
     /// Every screen bundle.json lists has its background crop and preview at
     /// that size, the text layer's three scales agree with each other and
     /// with the points the storyboard places, and every layer is 8-bit sRGB.
-    /// Only headers are read: 28 screen-sized PNGs are too many to decode.
+    /// Only headers are read: 40 screen-sized PNGs are too many to decode.
     /// The catalog's own rules for the layers' sets are AssetCatalogRules'.
     static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
         let root = "data/launch/"

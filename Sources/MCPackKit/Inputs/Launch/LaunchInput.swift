@@ -76,10 +76,14 @@ enum LaunchInput: BundleInput {
         var backgroundHeight: Int
     }
 
-    /// iPad screens in pixels, portrait, with their scale.
+    /// iPad screens in pixels, portrait, with their scale: every one since
+    /// the first iPad. 1488 x 2266 is the 8.3" iPad mini (6th generation,
+    /// A17 Pro); 1640 x 2360 the 10.9" and 11" iPad and iPad Air; 1668 x
+    /// 2420 and 2064 x 2752 the 11" and 13" iPad Pro (M4 and later); 2048
+    /// x 2732 the 12.9" iPad Pro and the 13" iPad Air.
     static let screens: [(width: Int, height: Int, scale: Int)] = [
-        (768, 1024, 1), (1536, 2048, 2), (1620, 2160, 2), (1640, 2360, 2),
-        (1668, 2224, 2), (1668, 2388, 2), (2048, 2732, 2),
+        (768, 1024, 1), (1488, 2266, 2), (1536, 2048, 2), (1620, 2160, 2), (1640, 2360, 2),
+        (1668, 2224, 2), (1668, 2388, 2), (1668, 2420, 2), (2048, 2732, 2), (2064, 2752, 2),
     ]
 
     /// Portrait then landscape, each named `<w>x<h>`.
@@ -104,7 +108,8 @@ enum LaunchInput: BundleInput {
 
     static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
         let background = plan.background
-        let key = WorkCache.key([background.source.sha256, plan.text.source.sha256, "launch-1", "colour-1", "catalog-1"])
+        // launch-2: an entry made before the list of screens grew lacks the new ones.
+        let key = WorkCache.key([background.source.sha256, plan.text.source.sha256, "launch-2", "colour-1", "catalog-1"])
         let entry: WorkCache.Entry
         do {
             entry = try env.cache("launch").entry(key, damage: { env.report(.note($0)) }) { folder in

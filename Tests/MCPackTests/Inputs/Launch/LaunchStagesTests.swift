@@ -101,4 +101,15 @@ import Testing
         #expect(!problems.contains { $0.path == path }, "\(problems)")
         #expect(problems.contains { $0.path == "data/launch/preview/900x700.png" && $0.message == "missing" })
     }
+
+    /// The screens of the iPads sold now, from Apple's device tables: the
+    /// iPad mini (A17 Pro), the iPad Pro 11" and 13" (M4), and the iPad
+    /// and iPad Air 11"; each in both orientations.
+    @Test func everyCurrentIPadScreenIsCovered() {
+        let made = Set(LaunchInput.allScreens.map { "\($0.width)x\($0.height)" })
+        for (width, height) in [(1488, 2266), (1668, 2420), (2064, 2752), (1640, 2360), (2048, 2732)] {
+            #expect(made.contains("\(width)x\(height)") && made.contains("\(height)x\(width)"), "\(width)x\(height)")
+        }
+        #expect(made.count == LaunchInput.allScreens.count, "a screen listed twice")
+    }
 }
