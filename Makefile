@@ -34,7 +34,7 @@ ifeq ($(UNAME),Linux)
 LINUX_BUILD := build
 endif
 
-.PHONY: all deps build test demo env bench fuzz campaign crash-safety assets preview-screenshot measure-screenshot diff-screenshot clean help stage install uninstall dist
+.PHONY: all deps build test demo env bench fuzz campaign crash-safety pull-crash-safety assets preview-screenshot measure-screenshot diff-screenshot clean help stage install uninstall dist
 
 all: build
 
@@ -47,10 +47,11 @@ help:
 	@echo "make fuzz    run each libFuzzer target for FUZZ_SECONDS (default 120) seeded from the example (Linux)"
 	@echo "make campaign      damage the example archive at random (seeded); count what verify detects and misses"
 	@echo "make crash-safety  SIGKILL mcpack build at random moments on the benchmark master; check archives and cache (~6 min; Linux)"
+	@echo "make pull-crash-safety  SIGKILL mcpack pull at random moments of an update of the example; check the bundle folder (Linux)"
 	@echo "make assets  regenerate the example project's images (needs Python with Pillow)"
 	@echo "make preview-screenshot  remake docs/preview.png, the README's picture of the example's preview page"
-	@echo "make measure-screenshot  remake docs/measure.png, the README's picture of the preview page's Measure mode"
-	@echo "make diff-screenshot     remake docs/diff.png, the README's picture of the diff page for a retouched master"
+	@echo "make measure-screenshot  remake docs/measure.png, docs/guide/overlays.md's picture of the preview page's Measure mode"
+	@echo "make diff-screenshot     remake docs/diff.png, docs/guide/diff.md's picture of the diff page for a retouched master"
 	@echo "make install [PREFIX=/usr/local] [DESTDIR=]  install mcpack, its man pages and bash/zsh/fish completions"
 	@echo "make stage   build what make install copies, into .build/install/stage (then sudo make install only copies)"
 	@echo "make uninstall [PREFIX=/usr/local] [DESTDIR=]  remove exactly those files"
@@ -100,6 +101,10 @@ campaign: build
 
 crash-safety: $(LINUX_BUILD)
 	bash scripts/crash-safety.sh
+
+pull-crash-safety: $(LINUX_BUILD)
+	@scripts/install-deps.sh --test
+	bash scripts/pull-crash-safety.sh
 
 assets:
 	python3 scripts/make-example-assets.py

@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "mcpack",
-    // Floors chosen on purpose (README, "Platforms"): macOS 14, the oldest
+    // Floors chosen on purpose (docs/guide/install.md, "Platforms"): macOS 14, the oldest
     // macOS Homebrew still bottles libvips and libarchive for; iOS 16 for
     // MCPackReader, the library the kiosk app links, which uses nothing
     // newer (PlatformTests holds every use of a newer API to #available).
@@ -139,14 +139,16 @@ let package = Package(
         .executableTarget(
             name: "mcpack",
             dependencies: [
-                "MCPackKit", "MCPackSchema",
+                // MCPackReader for pull: the updater an app links is the
+                // one the command runs.
+                "MCPackKit", "MCPackSchema", "MCPackReader",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         // Unit tests of the kit, and end-to-end runs of the built binary
         // (which `swift test` builds first, as a product of the package).
-        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "MCPackSchema", "CZlib", "Imaging", "ImagingTestSupport", "Archiving", "Hashing", "Signing",
+        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "MCPackSchema", "MCPackReader", "CZlib", "Imaging", "ImagingTestSupport", "Archiving", "Hashing", "Signing",
                                                         "FileIO", "SwiftLiteral", "mcpack-build-stop", "toml-crash-probe"]),
 
         // The schema on its own: it links Foundation and nothing else.

@@ -211,3 +211,62 @@ edit_clause() {
     in_clause && prev ~ /^translation = """\\$/ && !done { sub(/^  /, "  " tag); done = 1 }
     { print; prev = $0 }' "$root/assets/clauses.toml" >"$project/assets/clauses.toml"
 }
+
+# tag_clause FILE ID TAG: TAG put in front of clause ID's translation in the
+# clauses.toml FILE, in place; edits add up, so versions made one after the
+# other differ by one clause each.
+tag_clause() {
+  awk -v id="$2" -v tag="$3" '
+    $0 == "id = \"" id "\"" { in_clause = 1 }
+    in_clause && prev ~ /^translation = """\\$/ && !done { sub(/^  /, "  " tag); done = 1 }
+    { print; prev = $0 }' "$1" >"$1.tmp"
+  mv "$1.tmp" "$1"
+}
+
+# --- a channel served over HTTP ---------------------------------------------
+
+# serve_folder ROOT DIR: $nginx serving ROOT on loopback, in the foreground
+# of a background job (no daemon, no master: one process, whose pid is
+# served_pid), its configuration and logs in DIR; sets served_port. The
+# access log, DIR/access.log, has a line a request: path, status, body bytes
+# sent. nginx takes no port 0, so a free port is found by trying.
+serve_folder() {
+  local folder="$1" dir="$2" port attempt
+  mkdir -p "$dir/temp"
+  for attempt in $(seq 20); do
+    port=$((20000 + RANDOM % 40000))
+    cat >"$dir/nginx.conf" <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/error.log;
+events { worker_connections 64; }
+http {
+    log_format paths '\$uri \$status \$body_bytes_sent';
+    access_log $dir/access.log paths;
+    client_body_temp_path $dir/temp/body;
+    proxy_temp_path $dir/temp/proxy;
+    fastcgi_temp_path $dir/temp/fastcgi;
+    uwsgi_temp_path $dir/temp/uwsgi;
+    scgi_temp_path $dir/temp/scgi;
+    default_type application/octet-stream;
+    server {
+        listen 127.0.0.1:$port;
+        root $folder;
+        location ~ ^/channel/index\\.json { add_header Cache-Control no-cache; }
+    }
+}
+CONF
+    "$nginx" -p "$dir" -c "$dir/nginx.conf" >/dev/null 2>&1 &
+    served_pid=$!
+    for _ in $(seq 100); do
+      [ -z "$(jobs -rp | grep -x "$served_pid")" ] && break  # exited: the port was taken
+      if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then served_port=$port; return 0; fi
+      sleep 0.05
+    done
+    kill "$served_pid" 2>/dev/null || true
+    wait "$served_pid" 2>/dev/null || true
+  done
+  die "nginx did not start in $attempt tries; see $dir/error.log"
+}

@@ -39,6 +39,10 @@ Linux)
     # tools receivers use: minisign and OpenSSH's ssh-keygen.
     command -v minisign >/dev/null 2>&1 || missing+=(minisign)
     command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
+    # The update tests serve channels with a real web server on loopback
+    # (Range requests included). Looked for where Debian puts it, since
+    # /usr/sbin is not on every user's PATH.
+    command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
     # An Adobe RGB (1998) compatible profile, for the colour tests.
     [ -f /usr/share/color/icc/compatibleWithAdobeRGB1998.icc ] || missing+=(icc-profiles-free)
     # man -l, which renders the installed man pages in InstallTests. Asked of
@@ -88,7 +92,7 @@ Darwin)
   if [ $want_tests = 1 ]; then
     # python@3.12: scripts/test-python.sh needs Python 3.12 or later and
     # takes python3.12 first, the version Linux CI runs (Ubuntu 24.04's).
-    formulae="$formulae zstd minisign"
+    formulae="$formulae zstd minisign nginx"
     command -v python3.12 >/dev/null 2>&1 || formulae="$formulae python@3.12"
   fi
   installed="$(brew list --formula -1 2>/dev/null || true)"

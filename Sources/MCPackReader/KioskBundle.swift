@@ -7,7 +7,7 @@ import MCPackSchema
 /// pyramid's descriptor); the tiles are read when they come into view, and
 /// every file only by `verify`.
 public struct KioskBundle: Sendable {
-    /// The bag's top folder.
+    /// The bag's top folder, links resolved.
     public let folder: URL
     /// bundle.json's head: name, version, title and source date.
     public let info: BundleJSON.Info
@@ -50,6 +50,10 @@ public struct KioskBundle: Sendable {
     /// Opens the bag at `folder`; throws a `KioskBundleError` naming the
     /// file that is missing or malformed.
     public init(folder: URL) throws {
+        // Links resolved once, here: a bundle opened through a link that an
+        // update later switches (BundleStore.link) keeps reading the
+        // version it opened, never the new one's tiles under its clauses.
+        let folder = folder.standardizedFileURL.resolvingSymlinksInPath()
         self.folder = folder
         let bundleJSON = try Self.read(BundleJSON.path, in: folder)
         let head: BundleJSON.Head
@@ -58,7 +62,7 @@ public struct KioskBundle: Sendable {
         }
         guard let info = head.bundle else { throw KioskBundleError(path: BundleJSON.path, message: "bundle is missing") }
         self.info = info
-        identity = Identity(folder: folder.standardizedFileURL.resolvingSymlinksInPath().path, name: info.name, version: info.version)
+        identity = Identity(folder: folder.path, name: info.name, version: info.version)
         let record: DocumentRecord
         do {
             guard let decoded = try BundleJSON.component(DocumentRecord.self, named: DocumentRecord.component, from: bundleJSON) else {

@@ -125,7 +125,7 @@ extension KioskBundle {
 
     /// A manifest's entries (checksum lower case); nil when it cannot be
     /// used at all. Lines that name no file are problems of the manifest.
-    private func readManifest(_ path: String, required: Bool, problems: inout [BundleProblem]) -> [(line: Int, path: String, checksum: String)]? {
+    func readManifest(_ path: String, required: Bool, problems: inout [BundleProblem]) -> [(line: Int, path: String, checksum: String)]? {
         let url = folder.appendingPathComponent(path)
         guard FileManager.default.fileExists(atPath: url.path) else {
             if required { problems.append(BundleProblem(kind: .unreadableManifest, path: path, detail: "is missing: nothing can be checked")) }

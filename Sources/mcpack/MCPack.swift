@@ -11,7 +11,7 @@ struct MCPack: AsyncParsableCommand {
             could not do its work (bad input, unreadable file, wrong usage).
             """,
         version: MCPackVersion.current,
-        subcommands: [Build.self, Verify.self, Sign.self, Publish.self, Diff.self, DriftCommand.self, Preview.self, Init.self])
+        subcommands: [Build.self, Verify.self, Sign.self, Publish.self, Pull.self, Diff.self, DriftCommand.self, Preview.self, Init.self])
 }
 
 /// Runs the command line, mapping ArgumentParser's usage status (64) to 2,

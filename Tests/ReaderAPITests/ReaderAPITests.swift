@@ -31,6 +31,23 @@ import Testing
         let problem: BundleProblem = BundleProblem(kind: .missing, path: "data/a", detail: "missing")
         let problemKind: BundleProblem.Kind = problem.kind
         let documents: [Any.Type] = [KioskDocument.self, ClausesDocument.self, CategoriesDocument.self]
+        // Updates in the field.
+        let store: BundleStore = BundleStore(folder: URL(fileURLWithPath: "/b"))
+        let trusted: ChannelKey? = try? ChannelKey(minisignPublicKey: "RWQcHhgNkpPMaPJ9iMdkDFUhOvDkW0Pk0rWkdHXWDIyRkZ1lRAcIbOVz")
+        var options: UpdateOptions = UpdateOptions(channel: URL(string: "https://example.org/c/")!, trustedKeys: trusted.map { [$0] } ?? [])
+        options.bundleName = "magna-carta"
+        let updater: BundleUpdater = BundleUpdater(store: store, options: options)
+        let progress: UpdateProgress = UpdateProgress(phase: .fetching)
+        let phase: UpdateProgress.Phase = progress.phase
+        let result: UpdateResult = UpdateResult(outcome: .current, version: "1.0.0", folder: "/b", sequence: 1, bytesFetched: 0, filesFetched: 0, filesReused: 0)
+        let outcome: UpdateResult.Outcome = result.outcome
+        let failure: UpdateError = UpdateError(.refused, ["index.json expired"])
+        let failureKind: UpdateError.Kind = failure.kind
+        let minisign: MinisignText.PublicKey? = trusted?.minisign
+        let minisignError: MinisignTextError = MinisignTextError(line: 1, message: "cut short")
+        let channel: [Any.Type] = [ChannelIndex.self, ChannelObject.self, ChannelFileList.self, ChannelFile.self, MinisignText.Signature.self]
+        #expect(updater.store.link.lastPathComponent == "current" && phase == .fetching && outcome == .current && failureKind == .refused)
+        #expect(minisign?.key.count == 32 && minisignError.line == 1 && channel.count == 5)
         #expect("\(bundle)".contains("KioskBundle"))
         #expect(error.path == "data/bundle.json" && info.version == "1.0.0")
         #expect(clause.overlays.first?.contains(x: 1, y: 1) == true && category.icon == 1)

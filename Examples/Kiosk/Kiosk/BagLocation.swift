@@ -1,13 +1,18 @@
 import Foundation
+import MCPackReader
 
-/// The folders the kiosk looks in for its bundle, an unpacked bag (the
-/// folder holding bagit.txt and data/), first to last.
+/// Where the kiosk's bundles live: the versions the updater installs, and
+/// the bag built into the app, shown until a newer one is installed.
 enum BagLocation {
-    /// Where a bundle installed after the app lives: an updater, or a
-    /// developer copying one onto a device or simulator, puts it here, so it
-    /// wins over the copy built into the app.
-    static var installed: URL {
-        URL.applicationSupportDirectory.appending(path: "Bundles", directoryHint: .isDirectory)
+    /// The updater's bundles: `Application Support/Bundle` is the link to
+    /// the current version, and `Bundle.mcpack/` holds the versions, the
+    /// downloads and what the updater remembers. The layout `mcpack pull
+    /// --into .../Bundle` makes, so a developer can pull into a simulator's
+    /// container and the app takes that version as its own.
+    static var store: BundleStore {
+        let support = URL.applicationSupportDirectory
+        return BundleStore(folder: support.appending(path: "Bundle.mcpack", directoryHint: .isDirectory),
+                           link: support.appending(path: "Bundle", directoryHint: .notDirectory))
     }
 
     /// The copy built into the app: the project's Bundle folder, a folder
@@ -16,7 +21,17 @@ enum BagLocation {
         Bundle.main.resourceURL?.appending(path: "Bundle", directoryHint: .isDirectory)
     }
 
-    static var standard: [URL] { [installed] + [builtIn].compactMap { $0 } }
+    /// Keeps the installed versions out of iCloud and computer backups: the
+    /// channel serves them again, and a restored state.json without its
+    /// versions would hold the updater to a version the device no longer
+    /// has.
+    static func excludeFromBackup(_ store: BundleStore) {
+        var folder = store.folder
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var values = URLResourceValues()
+        values.isExcludedFromBackup = true
+        try? folder.setResourceValues(values)
+    }
 
     /// The bag in the first of `places` that holds one: the place itself
     /// when it is a bag, else the bag among its folders whose name sorts

@@ -1,11 +1,13 @@
 import Foundation
 import MCPackReader
+import os
 import SwiftUI
 import UIKit
 
 /// The app's one piece of state: which bundle it shows and whether it has
-/// been checked. Finding, opening and verifying are MCPackReader's; this
-/// only decides when, and keeps the answer.
+/// been checked, and the updates to it. Finding, opening, verifying and
+/// updating are MCPackReader's; when to check and when to switch is
+/// UpdatePlan's; this only runs them and keeps the answers.
 @MainActor
 final class KioskModel: ObservableObject {
     enum Phase {
@@ -26,41 +28,163 @@ final class KioskModel: ObservableObject {
     /// every tap, and 15 files each time is waste.
     private(set) var icons: [Int: UIImage] = [:]
 
-    private let places: [URL]
+    private let store: BundleStore
+    private let builtIn: URL?
+    private let updates: UpdateSettings?
+    private let plan: UpdatePlan
     private let defaults: UserDefaults
     private var started = false
 
-    init(places: [URL] = BagLocation.standard, defaults: UserDefaults = .standard) {
-        self.places = places
+    /// A version the updater installed (or a rollback brought back), opened
+    /// and waiting for an idle moment to be shown.
+    private var pending: KioskBundle?
+    private var nextCheck = Date.distantPast
+    private var lastTouch = Date()
+
+    private static let log = Logger(subsystem: "org.example.mcpack.Kiosk", category: "updates")
+
+    init(store: BundleStore = BagLocation.store, builtIn: URL? = BagLocation.builtIn,
+         updates: UpdateSettings? = KioskModel.settingsFromInfoPlist(), plan: UpdatePlan = UpdatePlan(),
+         defaults: UserDefaults = .standard) {
+        self.store = store
+        self.builtIn = builtIn
+        self.updates = updates
+        self.plan = plan
         self.defaults = defaults
     }
 
-    /// Finds and opens the bundle, and verifies it the first time this
-    /// version is seen. Runs once, however often the view appears.
+    /// Finds and opens the bundle, starts the updates, and verifies the
+    /// bundle the first time this version is seen. Runs once, however often
+    /// the view appears.
     func start() async {
         guard !started else { return }
         started = true
-        let places = places
+        let store = store, builtIn = builtIn
         // Listing folders and reading the small JSON files is still disk
         // work: off the main thread, so the first frame is not held up.
-        let opened = await Task.detached(priority: .userInitiated) { () -> Opened in
-            guard let folder = BagLocation.find(in: places) else { return .missing }
-            do { return .bundle(try KioskBundle(folder: folder)) } catch {
-                return .unreadable(folder, error.localizedDescription)
-            }
+        let (opened, shipped) = await Task.detached(priority: .userInitiated) { () -> (Opened, URL?) in
+            let shipped = builtIn.flatMap { BagLocation.find(in: [$0]) }
+            return (Self.open(UpdatePlan.folders(installed: store.current, shipped: shipped)), shipped)
         }.value
+        if let updates {
+            var bundleName: String?
+            if case let .bundle(bundle) = opened { bundleName = bundle.name }
+            let updater = BundleUpdater(store: store, options: updates.options(shipped: shipped, bundleName: bundleName))
+            // For the app's lifetime: not tied to the view's task, which
+            // verification below may hold for minutes.
+            Task { await runUpdates(updater) }
+        }
         switch opened {
         case .missing:
-            phase = .missing(searched: places)
+            phase = .missing(searched: [store.link] + [builtIn].compactMap { $0 })
         case let .unreadable(folder, reason):
             phase = .unreadable(folder: folder, reason: reason)
         case let .bundle(bundle):
-            icons = Self.loadIcons(of: bundle)
-            if verifiedVersions.contains(Self.versionKey(bundle)) {
-                phase = .ready(bundle)
-            } else {
-                await verify(bundle)
+            await present(bundle)
+        }
+    }
+
+    /// A finger came down somewhere on the screen.
+    func touched() {
+        lastTouch = Date()
+    }
+
+    /// Makes the version installed before the current one current again
+    /// (`BundleStore.rollBack()`), shown at the next idle moment like an
+    /// update. The updater will not install the version left again until a
+    /// newer one is published. Not wired to any button: call it from
+    /// wherever the kiosk takes its operator's commands.
+    func rollBack() async throws {
+        let store = store
+        pending = try await Task.detached(priority: .userInitiated) {
+            try KioskBundle(folder: try store.rollBack())
+        }.value
+    }
+
+    /// The first folder that opens; the first one's problem when none does.
+    private nonisolated static func open(_ folders: [URL]) -> Opened {
+        var first: Opened?
+        for folder in folders {
+            do { return .bundle(try KioskBundle(folder: folder)) } catch {
+                first = first ?? .unreadable(folder, error.localizedDescription)
             }
+        }
+        return first ?? .missing
+    }
+
+    private func present(_ bundle: KioskBundle) async {
+        icons = Self.loadIcons(of: bundle)
+        if verifiedVersions.contains(Self.versionKey(bundle)) {
+            phase = .ready(bundle)
+        } else {
+            await verify(bundle)
+        }
+    }
+
+    // Every 30 seconds rather than one sleep until 03:00: the plan is asked
+    // against the wall clock, which a sleep does not follow when the clock
+    // or the time zone is set, and the idle switch needs the ticks anyway.
+    private func runUpdates(_ updater: BundleUpdater) async {
+        BagLocation.excludeFromBackup(store)
+        while !Task.isCancelled {
+            switch plan.step(now: Date(), nextCheck: nextCheck, switchPending: pending != nil, screen: screen, lastTouch: lastTouch) {
+            case .check:
+                await check(updater)
+            case .switchBundle:
+                if let bundle = pending {
+                    pending = nil
+                    Self.log.notice("showing \(bundle.name, privacy: .public) \(bundle.version, privacy: .public)")
+                    await present(bundle)
+                }
+            case .wait:
+                do { try await Task.sleep(for: .seconds(30)) } catch { return }
+            }
+        }
+    }
+
+    private func check(_ updater: BundleUpdater) async {
+        // Detached: the updater hashes every file of a new version, which
+        // must not run on the main actor.
+        let outcome = await Task.detached(priority: .utility) { () -> Result<KioskBundle?, any Error> in
+            do {
+                let result = try await updater.update()
+                guard result.outcome == .installed else { return .success(nil) }
+                return .success(try KioskBundle(folder: URL(fileURLWithPath: result.folder)))
+            } catch {
+                return .failure(error)
+            }
+        }.value
+        switch outcome {
+        case let .success(installed?):
+            // The updater checked every byte against the signed list and
+            // the bag's manifests: no second verification at the switch.
+            verifiedVersions.insert(Self.versionKey(installed))
+            pending = installed
+            nextCheck = plan.nextCheck(after: Date(), retrySoon: false)
+            Self.log.notice("installed \(installed.name, privacy: .public) \(installed.version, privacy: .public), shown when idle")
+        case .success(nil):
+            nextCheck = plan.nextCheck(after: Date(), retrySoon: false)
+        case let .failure(error):
+            let retrySoon = (error as? UpdateError)?.kind == .couldNotUpdate
+            nextCheck = plan.nextCheck(after: Date(), retrySoon: retrySoon)
+            Self.log.error("update: \(String(describing: error), privacy: .public)")
+        }
+    }
+
+    private var screen: UpdatePlan.Screen {
+        switch phase {
+        case .ready: return .kiosk
+        case .opening, .verifying: return .busy
+        case .missing, .unreadable, .damaged: return .nothing
+        }
+    }
+
+    /// The channel set in Info.plist, nil when none is (or when a value is
+    /// wrong, which is logged).
+    static func settingsFromInfoPlist() -> UpdateSettings? {
+        do { return try UpdateSettings(info: Bundle.main.infoDictionary ?? [:]) } catch {
+            log.error("updates off: \(String(describing: error), privacy: .public)")
+            return nil
         }
     }
 

@@ -4,10 +4,19 @@ import SwiftUI
 
 /// The scan once the bundle is known good; before that, what is happening
 /// or what is wrong, in words a person installing the kiosk can act on.
+// Main actor as a whole, not only `body`: `content` reads the main-actor
+// model. The iOS 18 SDK's View is @MainActor, which infers this; the iOS 16
+// and 17 SDKs' is not.
+@MainActor
 struct RootView: View {
     @ObservedObject var model: KioskModel
 
     var body: some View {
+        content
+            .background(TouchActivity { model.touched() })
+    }
+
+    @ViewBuilder private var content: some View {
         switch model.phase {
         case .opening:
             ProgressView()
@@ -21,6 +30,9 @@ struct RootView: View {
             DamagedView(bundle: bundle, problems: problems, model: model)
         case let .ready(bundle):
             KioskScreen(bundle: bundle, icons: model.icons)
+                // A new version starts afresh: no menu open, no filter or
+                // clause of the old one, which the new one may not have.
+                .id(bundle.identity)
         }
     }
 }
@@ -56,7 +68,7 @@ struct MissingBundleView: View {
         var lines = [
             "This app shows a bundle built by mcpack. Run “make demo” at the repository’s root, which writes dist/magna-carta-1.0.0.zip, then either:",
             "• unzip it into Examples/Kiosk/Bundle/ (so that Bundle/magna-carta-1.0.0/bagit.txt exists) and build and run again, or",
-            "• copy the unzipped magna-carta-1.0.0 folder into this app’s Application Support/Bundles/ folder and launch again.",
+            "• publish it to an update channel and set MCPackChannelURL and MCPackChannelKey (Examples/Kiosk/README.md, “Updates”): the app installs it by itself.",
             "Looked in:",
         ]
         lines += searched.map { $0.path(percentEncoded: false) }

@@ -46,7 +46,8 @@ public struct PayloadFile: Sendable {
 
     /// Text is deflated; pictures and archives, compressed already, are stored.
     static func compressedByDefault(_ path: String) -> Bool {
-        !["png", "jpg", "jpeg", "webp", "gif", "zip", "gz", "zst"].contains((path as NSString).pathExtension.lowercased())
+        let ending = (path as NSString).pathExtension.lowercased()
+        return !["png", "jpg", "jpeg", "webp", "gif"].contains(ending) && !ArchiveFormat.compressedEndings.contains(ending)
     }
 }
 
@@ -81,7 +82,7 @@ struct Bag {
 
     /// Made once every file before them is known: given each one's path
     /// under data/ and size.
-    typealias Late = ([(path: String, size: Int)]) throws -> [PayloadFile]
+    typealias MadeLast = ([(path: String, size: Int)]) throws -> [PayloadFile]
 
     let top: String
     /// Every payload file known before the write, in the archive's order;
@@ -90,32 +91,32 @@ struct Bag {
     /// Written after `payload`, in turn.
     let streams: [any PayloadStream]
     /// With streams, the files made after them; nil once in `payload`.
-    let late: Late?
+    let madeLast: MadeLast?
     let info: [(String, String)]
     let otherTags: [(String, Data)]
 
     /// Hashes the known payload on every core. `info` is bag-info.txt's
     /// labels in order; Payload-Oxum is added. `tags`: other tag files (the
-    /// BagIt profile), after bag-info.txt. `late` makes the files that
+    /// BagIt profile), after bag-info.txt. `madeLast` makes the files that
     /// follow the streams; with none, it runs now.
-    static func assemble(top: String, payload files: [PayloadFile], streams: [any PayloadStream] = [], late: Late? = nil,
+    static func assemble(top: String, payload files: [PayloadFile], streams: [any PayloadStream] = [], madeLast: MadeLast? = nil,
                          info: [(String, String)], tags otherTags: [(String, Data)] = []) throws -> Bag {
         var payload = try ordered(hashAll(files))
-        if streams.isEmpty, let late { payload += try lateEntries(late, after: payload) }
+        if streams.isEmpty, let madeLast { payload += try lastEntries(madeLast, after: payload) }
         try checkUnique(payload.map(\.path) + streams.flatMap { $0.paths.map { "data/" + $0 } })
-        return Bag(top: top, payload: payload, streams: streams, late: streams.isEmpty ? nil : late, info: info, otherTags: otherTags,
+        return Bag(top: top, payload: payload, streams: streams, madeLast: streams.isEmpty ? nil : madeLast, info: info, otherTags: otherTags,
                    knownTags: streams.isEmpty ? tagFiles(payload: payload, info: info, otherTags: otherTags) : nil)
     }
 
-    /// The files `late` makes once `entries` are known, in byte order.
-    static func lateEntries(_ late: Late, after entries: [Entry]) throws -> [Entry] {
-        try hashAll(late(entries.map { (String($0.path.dropFirst("data/".count)), $0.size) })).map(\.0)
-            .sorted { $0.path.precedesInByteOrder($1.path) }
+    /// The files `madeLast` makes once `entries` are known, in byte order.
+    static func lastEntries(_ madeLast: MadeLast, after entries: [Entry]) throws -> [Entry] {
+        try hashAll(madeLast(entries.map { (String($0.path.dropFirst("data/".count)), $0.size) })).map(\.0)
+            .sorted { $0.path.precedesInUTF8Order($1.path) }
     }
 
     /// The files of no order in byte order, then the ordered ones in theirs.
     static func ordered(_ entries: [(Entry, Int?)]) -> [Entry] {
-        let free = entries.filter { $0.1 == nil }.map(\.0).sorted { $0.path.precedesInByteOrder($1.path) }
+        let free = entries.filter { $0.1 == nil }.map(\.0).sorted { $0.path.precedesInUTF8Order($1.path) }
         let placed = entries.compactMap { entry, order in order.map { (entry, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
         return free + placed
     }

@@ -31,110 +31,150 @@ extension Bag {
     /// was worth), and a streamed file is hashed as it goes in: nothing is
     /// read again for its manifest line.
     func write(to path: String, format: ArchiveFormat, mtime: Int) throws -> WrittenBag {
-        let hashing = HashingQueue()
-        // The archive's own SHA-256, on the hashing queue's core as its
-        // bytes go out: the .sha256 costs no second read.
-        let archiveHasher = Digest()
-        let writer = try ArchiveWriter(path: path, format: format.writerFormat) { hashing.update(archiveHasher, with: $0) }
-        let changed = LockedArray<String?>(repeating: nil, count: 1)
-        let damaged = LockedArray<(String, String)?>(repeating: nil, count: 1)
-        let copying = ArchiveCopies()
-        func throwIfChanged() throws {
-            if let path = changed[0] {
-                throw SourceFileChanged(path: path, reason: "does not hold the bytes recorded")
-            }
-            if let (archive, path) = damaged[0] {
-                throw PreviousArchive.Damaged(archive: archive, entry: path, reason: "does not hold the bytes its manifest names")
-            }
+        guard let writerFormat = format.writerFormat else {
+            throw FileError(path: path, message: "mcpack writes \(ArchiveFormat.built.map(\.rawValue).joined(separator: ", ")), not \(format.rawValue)")
         }
-        func add(_ entry: Entry) throws {
-            let entryPath = "\(top)/\(entry.path)"
-            switch entry.source {
-            case .bytes(let data):
-                try writer.add(path: entryPath, data: data, mtime: mtime, compress: entry.compress)
-            case .file(let path):
-                // Hashed again while copied: the manifest holds the hash the
-                // work cache recorded, and a file that is not that file any
-                // more must not ship under it.
-                let hasher = Digest()
-                var copied = 0
-                try writer.add(path: entryPath, size: entry.size, mtime: mtime, compress: entry.compress) { write in
-                    do {
-                        try FileChunks.readOwned(path, expected: entry.size) { chunk in
-                            copied += chunk.count
-                            guard copied <= entry.size else { throw SourceFileChanged(path: path, reason: "is larger than recorded") }
-                            hashing.update(hasher, with: chunk)
-                            try chunk.withUnsafeBytes { try write($0) }
-                        }
-                    } catch let error as FileError where error.path == path && !FileManager.default.fileExists(atPath: path) {
-                        // Gone: the cache entry is incomplete. Any other read
-                        // error (permissions, I/O) is reported as it is.
-                        throw SourceFileChanged(path: path, reason: "is missing (\(error.message))")
-                    }
-                    guard copied == entry.size else { throw SourceFileChanged(path: path, reason: "is smaller than recorded") }
-                }
-                let expected = entry.sha256
-                hashing.finish(hasher) { hex in if hex != expected && changed[0] == nil { changed[0] = path } }
-            case .archived(let archive, let path):
-                let source = try copying.source(archive, payload: payload)
-                let hasher = Digest()
-                try writer.add(path: entryPath, size: entry.size, mtime: mtime, compress: entry.compress) { write in
-                    // The copier holds the sink only while this entry is read.
-                    try withoutActuallyEscaping(write) { write in
-                        try source.copy(path, size: entry.size) { chunk in
-                            // One copy of the chunk: the hashing queue reads it later.
-                            hashing.update(hasher, with: chunk.baseAddress.map { Data(bytes: $0, count: chunk.count) } ?? Data())
-                            try write(chunk)
-                        }
-                    }
-                }
-                let expected = entry.sha256
-                hashing.finish(hasher) { hex in if hex != expected && damaged[0] == nil { damaged[0] = (archive.path, path) } }
-            case .streamed:
-                throw FileError(path: entry.path, message: "a streamed file is only written by its stream")
-            }
-        }
-        for entry in payload { try add(entry) }
+        let writing = try BagWriting(path: path, format: writerFormat, top: top, mtime: mtime, payload: payload)
+        for entry in payload { try writing.add(entry) }
         // A copied file found changed or damaged stops the write before the
         // tiles are made, not after: the retry then costs no tiling.
         if !streams.isEmpty {
-            hashing.drain()
-            try throwIfChanged()
+            writing.hashing.drain()
+            try writing.throwIfChanged()
         }
         var written = payload
-        for stream in streams {
-            let first = written.count
-            let hashes = LockedArray<String>(repeating: "", count: stream.paths.count)
-            try stream.make { path, data in
-                let index = written.count - first
-                let compress = PayloadFile.compressedByDefault(path)
-                try writer.add(path: "\(top)/data/\(path)", data: data, mtime: mtime, compress: compress)
-                let hasher = Digest()
-                hashing.update(hasher, with: data)
-                hashing.finish(hasher) { hashes[index] = $0 }
-                written.append(Entry(path: "data/" + path, source: .streamed, sha256: "", size: data.count, compress: compress))
-            }
-            hashing.drain()
-            for (offset, hex) in hashes.values.enumerated() { written[first + offset].sha256 = hex }
-        }
-        if let late {
-            let files = try Self.lateEntries(late, after: written)
+        for stream in streams { written += try writing.add(stream) }
+        if let madeLast {
+            let files = try Self.lastEntries(madeLast, after: written)
             try Self.checkUnique(written.map(\.path) + files.map(\.path))
-            for entry in files { try add(entry) }
+            for entry in files { try writing.add(entry) }
             written += files
         }
-        hashing.drain()
+        writing.hashing.drain()
         let tags = knownTags ?? Self.tagFiles(payload: written, info: info, otherTags: otherTags)
         for tag in tags {
             // Payload manifests are stored, not deflated: diff and verify
             // read them whole, and inflating two of 1.8 MB was a sixth of a
             // diff, to save 0.3% of the archive.
-            try writer.add(path: "\(top)/\(tag.path)", data: tag.data, mtime: mtime, compress: !tag.path.hasPrefix("manifest-"))
+            try writing.writer.add(path: "\(top)/\(tag.path)", data: tag.data, mtime: mtime, compress: !tag.path.hasPrefix("manifest-"))
         }
-        let bytes = try writer.finish()
+        let bytes = try writing.writer.finish()
+        writing.hashing.drain()
+        try writing.throwIfChanged()
+        return WrittenBag(top: top, payload: written, tagFiles: tags, sha256: writing.archiveHasher.finish(), bytes: bytes)
+    }
+}
+
+/// One archive being written: its writer, the queue hashing on a second
+/// core, and the first copied file found not to hold the bytes its hash
+/// was recorded for.
+private final class BagWriting {
+    let writer: ArchiveWriter
+    let hashing: HashingQueue
+    /// The archive's own SHA-256, on the hashing queue's core as its
+    /// bytes go out: the .sha256 costs no second read.
+    let archiveHasher: Digest
+    private let top: String
+    private let mtime: Int
+    private let payload: [Bag.Entry]
+    private let changed = LockedArray<String?>(repeating: nil, count: 1)
+    private let damaged = LockedArray<(String, String)?>(repeating: nil, count: 1)
+    private let copying = ArchiveCopies()
+
+    init(path: String, format: ArchiveWriter.Format, top: String, mtime: Int, payload: [Bag.Entry]) throws {
+        self.top = top
+        self.mtime = mtime
+        self.payload = payload
+        let hashing = HashingQueue(), archiveHasher = Digest()
+        self.hashing = hashing
+        self.archiveHasher = archiveHasher
+        writer = try ArchiveWriter(path: path, format: format) { hashing.update(archiveHasher, with: $0) }
+    }
+
+    func throwIfChanged() throws {
+        if let path = changed[0] {
+            throw SourceFileChanged(path: path, reason: "does not hold the bytes recorded")
+        }
+        if let (archive, path) = damaged[0] {
+            throw PreviousArchive.Damaged(archive: archive, entry: path, reason: "does not hold the bytes its manifest names")
+        }
+    }
+
+    func add(_ entry: Bag.Entry) throws {
+        let entryPath = "\(top)/\(entry.path)"
+        switch entry.source {
+        case .bytes(let data):
+            try writer.add(path: entryPath, data: data, mtime: mtime, compress: entry.compress)
+        case .file(let path):
+            try copy(path, as: entry)
+        case .archived(let archive, let path):
+            try copy(path, from: archive, as: entry)
+        case .streamed:
+            throw FileError(path: entry.path, message: "a streamed file is only written by its stream")
+        }
+    }
+
+    /// A file of the work cache, hashed again while copied: the manifest
+    /// holds the hash the work cache recorded, and a file that is not that
+    /// file any more must not ship under it.
+    private func copy(_ path: String, as entry: Bag.Entry) throws {
+        let hasher = Digest()
+        var copied = 0
+        try writer.add(path: "\(top)/\(entry.path)", size: entry.size, mtime: mtime, compress: entry.compress) { write in
+            do {
+                try FileChunks.readOwned(path, expected: entry.size) { chunk in
+                    copied += chunk.count
+                    guard copied <= entry.size else { throw SourceFileChanged(path: path, reason: "is larger than recorded") }
+                    hashing.update(hasher, with: chunk)
+                    try chunk.withUnsafeBytes { try write($0) }
+                }
+            } catch let error as FileError where error.path == path && !FileManager.default.fileExists(atPath: path) {
+                // Gone: the cache entry is incomplete. Any other read
+                // error (permissions, I/O) is reported as it is.
+                throw SourceFileChanged(path: path, reason: "is missing (\(error.message))")
+            }
+            guard copied == entry.size else { throw SourceFileChanged(path: path, reason: "is smaller than recorded") }
+        }
+        let expected = entry.sha256, changed = changed
+        hashing.finish(hasher) { hex in if hex != expected && changed[0] == nil { changed[0] = path } }
+    }
+
+    /// An entry of an archive built before, hashed against its manifest's
+    /// SHA-256 while copied.
+    private func copy(_ path: String, from archive: PreviousArchive, as entry: Bag.Entry) throws {
+        let source = try copying.source(archive, payload: payload)
+        let hasher = Digest()
+        let hashing = hashing
+        try writer.add(path: "\(top)/\(entry.path)", size: entry.size, mtime: mtime, compress: entry.compress) { write in
+            // The copier holds the sink only while this entry is read.
+            try withoutActuallyEscaping(write) { write in
+                try source.copy(path, size: entry.size) { chunk in
+                    // One copy of the chunk: the hashing queue reads it later.
+                    hashing.update(hasher, with: chunk.baseAddress.map { Data(bytes: $0, count: chunk.count) } ?? Data())
+                    try write(chunk)
+                }
+            }
+        }
+        let expected = entry.sha256, damaged = damaged
+        hashing.finish(hasher) { hex in if hex != expected && damaged[0] == nil { damaged[0] = (archive.path, path) } }
+    }
+
+    /// The files a stream makes, each written and hashed as it comes.
+    func add(_ stream: any PayloadStream) throws -> [Bag.Entry] {
+        var written: [Bag.Entry] = []
+        let hashes = LockedArray<String>(repeating: "", count: stream.paths.count)
+        try stream.make { path, data in
+            let index = written.count
+            let compress = PayloadFile.compressedByDefault(path)
+            try writer.add(path: "\(top)/data/\(path)", data: data, mtime: mtime, compress: compress)
+            let hasher = Digest()
+            hashing.update(hasher, with: data)
+            hashing.finish(hasher) { hashes[index] = $0 }
+            written.append(Bag.Entry(path: "data/" + path, source: .streamed, sha256: "", size: data.count, compress: compress))
+        }
         hashing.drain()
-        try throwIfChanged()
-        return WrittenBag(top: top, payload: written, tagFiles: tags, sha256: archiveHasher.finish(), bytes: bytes)
+        for (offset, hex) in hashes.values.enumerated() { written[offset].sha256 = hex }
+        return written
     }
 }
 
@@ -166,7 +206,7 @@ extension WrittenBag {
             // warns of them), and a warning of libarchive's with bytes that
             // read back well is no failure.
             let reader = try BagReader(path, limits: .unlimited, refusing: { $0.kind != .caseCollision && $0.kind != .entryWarning }) { entry in
-                hashed.contains(entry.name) ? BagReader.Keep(.none, digests: [.sha256]) : .skip
+                hashed.contains(entry.name) ? BagReader.Keep(.digestsOnly, digests: [.sha256]) : .skip
             }
             while let file = try reader.next() {
                 let name = file.entry.name
@@ -225,7 +265,7 @@ private final class EntryCopier {
             // SHA-256 as it is copied, and a second check of 340 MB cost a
             // sixth of a one-clause rebuild's time.
             reader = try BagReader(archive.path, only: only, checkCRC: false, refusing: { _ in true }) { _ in
-                BagReader.Keep(.stream { chunk in try box.sink?(chunk) })
+                BagReader.Keep.stream { chunk in try box.sink?(chunk) }
             }
         } catch {
             throw PreviousArchive.Damaged(archive: archive.path, entry: "", reason: "cannot be opened (\(error))")
@@ -271,11 +311,13 @@ private final class SinkBox {
 }
 
 extension ArchiveFormat {
-    var writerFormat: ArchiveWriter.Format {
-        switch self {
-        case .zip: return .zip
-        case .tarGz: return .tarGz
-        case .tarZst: return .tarZst
+    /// libarchive's writer for it; nil for a plain tar, which mcpack reads
+    /// but does not write (`ArchiveFormat.built`).
+    var writerFormat: ArchiveWriter.Format? {
+        switch compression {
+        case .gzip: return .tarGz
+        case .zstd: return .tarZst
+        case .none: return self == .zip ? .zip : nil
         }
     }
 }

@@ -31,28 +31,41 @@ final class BagReader {
 
     /// What to hold of an entry while it is read.
     struct Keep {
-        enum Bytes {
+        /// How much of its bytes is held; verify's inputs say it of each of
+        /// their files (`BundleInput.verifyKeeps`).
+        enum Bytes: Equatable {
             /// Not read: the entry is handed over with its declared size.
             case skip
-            /// Read for its size and digests only.
-            case none
+            /// Read for its size and digests (and `stream`), none held.
+            case digestsOnly
             /// The first N bytes: a picture's header.
             case head(Int)
             /// All of it, up to `wholeLimit`; larger, no bytes are kept.
             case whole
-            /// Each chunk handed on as read (unpacking to disk), never held.
-            case stream((UnsafeRawBufferPointer) throws -> Void)
+
+            var headBytes: Int? {
+                if case .head(let bytes) = self { return bytes }
+                return nil
+            }
         }
 
         var bytes: Bytes
         var digests: Set<DigestAlgorithm>
+        /// Each chunk handed on as read (unpacking to disk), never held.
+        var stream: ((UnsafeRawBufferPointer) throws -> Void)?
 
-        init(_ bytes: Bytes, digests: Set<DigestAlgorithm> = []) {
+        init(_ bytes: Bytes, digests: Set<DigestAlgorithm> = [], stream: ((UnsafeRawBufferPointer) throws -> Void)? = nil) {
             self.bytes = bytes
             self.digests = digests
+            self.stream = stream
         }
 
         static var skip: Keep { Keep(.skip) }
+
+        /// Every chunk handed to `body` as read, none held.
+        static func stream(digests: Set<DigestAlgorithm> = [], _ body: @escaping (UnsafeRawBufferPointer) throws -> Void) -> Keep {
+            Keep(.digestsOnly, digests: digests, stream: body)
+        }
         /// Past this a whole file is not held: a JSON or tag file that large
         /// is not one mcpack wrote.
         static let wholeLimit: Int64 = 64 << 20
@@ -150,7 +163,7 @@ final class BagReader {
     private var first: ArchiveReader.Entry??
     private var throughDirectory = false
     private let crossCheckZip: Bool
-    private let zipDirectory: [ZipDirectory.Entry]?
+    private let zipDirectory: ZipBagDirectory?
     private let checkCRC: Bool
     private var streamedNames: [[UInt8]] = []
     private var fileSize: Int64 = 0
@@ -174,7 +187,7 @@ final class BagReader {
     /// `checkCRC: false`: a zip entry's CRC-32 is not checked, for a caller
     /// that checks every byte against a manifest's SHA-256 anyway.
     init(_ path: String, limits: BagLimits = BagLimits(), only: Set<String>? = nil, crossCheckZip: Bool = false,
-         zipDirectory: [ZipDirectory.Entry]? = nil, checkCRC: Bool = true,
+         zipDirectory: ZipBagDirectory? = nil, checkCRC: Bool = true,
          refusing: @escaping (Issue) -> Bool = { _ in false }, keep: @escaping (Entry) throws -> Keep) throws {
         self.path = path
         self.zipDirectory = zipDirectory
@@ -250,147 +263,197 @@ final class BagReader {
     }
 
     private func nextInArchive() throws -> File? {
-        guard var reader = archive else { return nil }
+        guard archive != nil else { return nil }
         while !finished {
             if let only, only.isEmpty {
                 // Every wanted entry found: the rest is not walked.
                 finished = true
                 return nil
             }
-            let raw: ArchiveReader.Entry
-            do {
-                let next = try first ?? reader.next()
-                first = nil
-                guard let next else {
-                    try endOfArchive()
-                    return nil
-                }
-                raw = next
-            } catch let issue as Issue {
-                throw issue
-            } catch {
-                try stop(Issue(kind: .truncated, path: archiveName, message: "the archive is damaged or truncated: \(error)", cause: error as? FileError),
-                         at: lastName.map { "after \($0)" } ?? "at its start")
+            guard let raw = try nextHeader() else { return nil }
+            switch try admit(raw) {
+            case .passed:
+                continue
+            case .stopped:
+                return nil
+            case .handed(let entry):
+                let keeping = try keep(entry)
+                if case .skip = keeping.bytes { return File(entry: entry, size: entry.size ?? 0) }
+                return try read(entry, keeping)
+            }
+        }
+        return nil
+    }
+
+    /// The next entry's header; nil at the end, or where the archive can
+    /// be read no further (said as an issue).
+    private func nextHeader() throws -> ArchiveReader.Entry? {
+        do {
+            let next = try first ?? archive?.next()
+            first = nil
+            guard let next else {
+                try endOfArchive()
                 return nil
             }
-            entries += 1
-            lastName = raw.path ?? lastName
-            if crossCheckZip && isZip { streamedNames.append(raw.rawPath) }
-            if let warning = raw.warning {
-                try report(Issue(kind: .entryWarning, path: raw.path ?? archiveName, message: warning))
+            return next
+        } catch let issue as Issue {
+            throw issue
+        } catch {
+            try stop(Issue(kind: .truncated, path: archiveName, message: "the archive is damaged or truncated: \(error)", cause: error as? FileError),
+                     at: lastName.map { "after \($0)" } ?? "at its start")
+            return nil
+        }
+    }
+
+    /// What becomes of an entry, by its header alone.
+    private enum Admission {
+        /// Refused or not wanted: reading goes on with the next.
+        case passed
+        /// Past a limit: reading ends here.
+        case stopped
+        /// Safe, wanted, and to be read.
+        case handed(Entry)
+    }
+
+    /// The safety rules and limits an entry's header must pass before any
+    /// of its bytes are read: every refusal is said as an issue.
+    private func admit(_ raw: ArchiveReader.Entry) throws -> Admission {
+        entries += 1
+        lastName = raw.path ?? lastName
+        if crossCheckZip && isZip { streamedNames.append(raw.rawPath) }
+        if let warning = raw.warning {
+            try report(Issue(kind: .entryWarning, path: raw.path ?? archiveName, message: warning))
+        }
+        if entries > limits.maxEntries {
+            try stop(Issue(kind: .tooManyEntries, path: archiveName, message: "more than \(limits.maxEntries) entries; stopped reading (see --max-entries)"),
+                     at: "after \(lastName ?? archiveName)")
+            return .stopped
+        }
+        guard let name = raw.path else {
+            let shown = raw.rawPath.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
+            try report(Issue(kind: .notUTF8, path: shown, message: "the name is not valid UTF-8"))
+            return .passed
+        }
+        guard let components = try safeComponents(name), let top = components.first else { return .passed }
+        if !tops.contains(top) { tops.append(top) }
+        guard try isRegularFile(raw, name: name) else { return .passed }
+        let normal = components.joined(separator: "/")
+        guard try isNew(normal, name: name) else { return .passed }
+        guard components.count > 1 else {
+            try report(Issue(kind: .besideTop, path: name, message: "a file beside the bag's top folder; everything belongs inside it"))
+            return .passed
+        }
+        let relative = components.dropFirst().joined(separator: "/")
+        if let only, !only.contains(relative) { return .passed }
+        if let size = raw.size, size > limits.maxEntryBytes {
+            try stop(Issue(kind: .tooLarge, path: name, message: "claims \(size) bytes, over the \(limits.maxEntryBytes) byte limit for one entry (see --max-entry-bytes)"),
+                     at: "in \(name)")
+            return .stopped
+        }
+        only?.remove(relative)
+        return .handed(Entry(name: name, path: relative, top: top, size: raw.size))
+    }
+
+    /// The name's top folder and the rest (every component, when the name
+    /// is not plain); nil, said as an issue, for an unsafe name.
+    private func safeComponents(_ name: String) throws -> [String]? {
+        if BagPath.isPlain(name) {
+            // top folder and the rest, without splitting every component
+            if let slash = name.firstIndex(of: "/") {
+                return [String(name[..<slash]), String(name[name.index(after: slash)...])]
             }
-            if entries > limits.maxEntries {
-                try stop(Issue(kind: .tooManyEntries, path: archiveName, message: "more than \(limits.maxEntries) entries; stopped reading (see --max-entries)"),
-                         at: "after \(lastName ?? archiveName)")
-                return nil
-            }
-            guard let name = raw.path else {
-                let shown = raw.rawPath.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
-                try report(Issue(kind: .notUTF8, path: shown, message: "the name is not valid UTF-8"))
-                continue
-            }
-            let components: [String]
-            if BagPath.isPlain(name) {
-                // top folder and the rest, without splitting every component
-                if let slash = name.firstIndex(of: "/") {
-                    components = [String(name[..<slash]), String(name[name.index(after: slash)...])]
-                } else {
-                    components = [name]
+            return [name]
+        }
+        switch BagPath.components(name) {
+        case .success(let checked): return checked
+        case .failure(let unsafe):
+            try report(Issue(kind: .unsafeName(unsafe), path: name, message: unsafe.message))
+            return nil
+        }
+    }
+
+    /// False for a folder (passed by quietly) and for a link, a device, a
+    /// FIFO or a socket (said as an issue): a bag holds regular files only.
+    private func isRegularFile(_ raw: ArchiveReader.Entry, name: String) throws -> Bool {
+        if let target = raw.hardlinkTarget {
+            try report(Issue(kind: .link, path: name, message: "a hard link (to \(target)); a bag holds regular files only"))
+            return false
+        }
+        switch raw.fileType {
+        case 0o040000:
+            return false
+        case 0o100000:
+            return true
+        case 0o120000:
+            try report(Issue(kind: .link, path: name, message: "a symbolic link; a bag holds regular files only"))
+            return false
+        default:
+            try report(Issue(kind: .special, path: name, message: "a device, FIFO or socket; a bag holds regular files only"))
+            return false
+        }
+    }
+
+    /// Reads an admitted entry's bytes, holding what `keeping` asks for and
+    /// counting them against the limits; nil where reading ended.
+    private func read(_ entry: Entry, _ keeping: Keep) throws -> File? {
+        guard let reader = archive else { return nil }
+        let name = entry.name
+        let hashers = try keeping.digests.map { ($0, try Digest($0)) }
+        var held = Held(keeping)
+        var size: Int64 = 0
+        var limit: Issue?
+        var callerError: Error?
+        do {
+            try reader.readData { chunk in
+                for (_, hasher) in hashers { hasher.update(chunk) }
+                size += Int64(chunk.count)
+                do { try held.take(chunk, size: size) } catch {
+                    callerError = error
+                    throw CancellationError()
                 }
-            } else {
-                switch BagPath.components(name) {
-                case .success(let checked): components = checked
-                case .failure(let unsafe):
-                    try report(Issue(kind: .unsafeName(unsafe), path: name, message: unsafe.message))
-                    continue
-                }
+                limit = limitPassed(name, entryBytes: size)
+                if limit != nil { throw CancellationError() }
             }
-            guard let top = components.first else { continue }
-            if !tops.contains(top) { tops.append(top) }
-            if let target = raw.hardlinkTarget {
-                try report(Issue(kind: .link, path: name, message: "a hard link (to \(target)); a bag holds regular files only"))
-                continue
+        } catch is CancellationError {
+            if let callerError { throw callerError }
+            try stop(limit!, at: "in \(name)")
+            return nil
+        } catch let damage as ArchiveReader.EntryDamaged {
+            // Only this entry is bad: say so once and read on.
+            return try damaged(entry, inflated: size, damage.description)
+        } catch {
+            // A zip's directory says where every entry starts, so damage
+            // inside one (a deflate stream libarchive gives up on) need
+            // not end the read: a new reader goes on from the next entry.
+            // At most 100 times: each reopening skips every entry read so
+            // far, and a zip of many damaged entries must not make that
+            // quadratic.
+            if throughDirectory, reopened < 100, let resumed = reopen(past: entries) {
+                reopened += 1
+                archive = resumed
+                return try damaged(entry, inflated: size, "cannot read the entry's data: \(error)")
             }
-            switch raw.fileType {
-            case 0o040000:
-                continue
-            case 0o100000:
-                break
-            case 0o120000:
-                try report(Issue(kind: .link, path: name, message: "a symbolic link; a bag holds regular files only"))
-                continue
-            default:
-                try report(Issue(kind: .special, path: name, message: "a device, FIFO or socket; a bag holds regular files only"))
-                continue
-            }
-            let normal = components.joined(separator: "/")
-            guard try isNew(normal, name: name) else { continue }
-            guard components.count > 1 else {
-                try report(Issue(kind: .besideTop, path: name, message: "a file beside the bag's top folder; everything belongs inside it"))
-                continue
-            }
-            let relative = components.dropFirst().joined(separator: "/")
-            if let only, !only.contains(relative) { continue }
-            if let size = raw.size, size > limits.maxEntryBytes {
-                try stop(Issue(kind: .tooLarge, path: name, message: "claims \(size) bytes, over the \(limits.maxEntryBytes) byte limit for one entry (see --max-entry-bytes)"),
-                         at: "in \(name)")
-                return nil
-            }
-            only?.remove(relative)
-            let entry = Entry(name: name, path: relative, top: top, size: raw.size)
-            let keeping = try keep(entry)
-            if case .skip = keeping.bytes { return File(entry: entry, size: raw.size ?? 0) }
-            let hashers = try keeping.digests.map { ($0, try Digest($0)) }
-            var held = Held(keeping.bytes)
-            var size: Int64 = 0
-            var limit: Issue?
-            var callerError: Error?
-            do {
-                try reader.readData { chunk in
-                    for (_, hasher) in hashers { hasher.update(chunk) }
-                    size += Int64(chunk.count)
-                    do { try held.take(chunk, size: size) } catch {
-                        callerError = error
-                        throw CancellationError()
-                    }
-                    let total = bytesRead + size
-                    if size > limits.maxEntryBytes {
-                        limit = Issue(kind: .tooLarge, path: name, message: "unpacks to more than \(limits.maxEntryBytes) bytes (see --max-entry-bytes)")
-                    } else if total > limits.maxTotalBytes {
-                        limit = Issue(kind: .tooLarge, path: name, message: "the archive unpacks to more than \(limits.maxTotalBytes) bytes (see --max-bytes)")
-                    } else if total > 16 << 20, fileSize > 0, Double(total) / Double(fileSize) > limits.maxRatio {
-                        limit = Issue(kind: .tooLarge, path: name, message: "unpacks to over \(Int(limits.maxRatio)) times the archive's size: a decompression bomb? (see --max-ratio)")
-                    }
-                    if limit != nil { throw CancellationError() }
-                }
-            } catch is CancellationError {
-                if let callerError { throw callerError }
-                try stop(limit!, at: "in \(name)")
-                return nil
-            } catch let damage as ArchiveReader.EntryDamaged {
-                // Only this entry is bad: say so once and read on.
-                return try damaged(entry, inflated: size, damage.description)
-            } catch {
-                // A zip's directory says where every entry starts, so damage
-                // inside one (a deflate stream libarchive gives up on) need
-                // not end the read: a new reader goes on from the next entry.
-                // At most 100 times: each reopening skips every entry read so
-                // far, and a zip of many damaged entries must not make that
-                // quadratic.
-                if throughDirectory, reopened < 100, let resumed = reopen(past: entries) {
-                    reopened += 1
-                    reader = resumed
-                    archive = resumed
-                    return try damaged(entry, inflated: size, "cannot read the entry's data: \(error)")
-                }
-                try stop(Issue(kind: .truncated, path: name, message: "the archive cannot be read past this entry: \(error)", cause: error as? FileError),
-                         at: "in \(name)")
-                return nil
-            }
-            bytesRead += size
-            var digests: [DigestAlgorithm: String] = [:]
-            for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
-            return File(entry: entry, size: size, digests: digests, data: held.data, head: held.head)
+            try stop(Issue(kind: .truncated, path: name, message: "the archive cannot be read past this entry: \(error)", cause: error as? FileError),
+                     at: "in \(name)")
+            return nil
+        }
+        bytesRead += size
+        var digests: [DigestAlgorithm: String] = [:]
+        for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
+        return File(entry: entry, size: size, digests: digests, data: held.data, head: held.head)
+    }
+
+    /// The limit an entry passes once `entryBytes` of it are unpacked: its
+    /// own size, the whole archive's, or the ratio to the archive's size
+    /// (a decompression bomb).
+    private func limitPassed(_ name: String, entryBytes size: Int64) -> Issue? {
+        let total = bytesRead + size
+        if size > limits.maxEntryBytes {
+            return Issue(kind: .tooLarge, path: name, message: "unpacks to more than \(limits.maxEntryBytes) bytes (see --max-entry-bytes)")
+        } else if total > limits.maxTotalBytes {
+            return Issue(kind: .tooLarge, path: name, message: "the archive unpacks to more than \(limits.maxTotalBytes) bytes (see --max-bytes)")
+        } else if total > 16 << 20, fileSize > 0, Double(total) / Double(fileSize) > limits.maxRatio {
+            return Issue(kind: .tooLarge, path: name, message: "unpacks to over \(Int(limits.maxRatio)) times the archive's size: a decompression bomb? (see --max-ratio)")
         }
         return nil
     }
@@ -432,7 +495,7 @@ final class BagReader {
 
     private func endOfArchive() throws {
         finished = true
-        if crossCheckZip && isZip && complete, let directory = zipDirectory ?? ZipDirectory.entries(of: path) {
+        if crossCheckZip && isZip && complete, let directory = zipDirectory?.raw ?? ZipDirectory.entries(of: path) {
             for (name, message) in Self.directoryMismatches(streamed: streamedNames, directory: directory.map(\.name))
                 + Self.localHeaderMismatches(ZipDirectory.localHeaderMismatches(of: path, directory)) {
                 try report(Issue(kind: .zipDirectory, path: name, message: message))
@@ -490,8 +553,8 @@ final class BagReader {
     /// the directory says): the caller then reads the archive as usual,
     /// which says what is wrong. `directory`: the zip's central directory,
     /// when the caller has read it already.
-    static func zipFiles(_ path: String, _ paths: Set<String>, directory: [ZipDirectory.Entry]? = nil) -> (top: String, files: [String: Data])? {
-        guard let directory = directory ?? (isZip(path) ? ZipDirectory.entries(of: path) : nil) else { return nil }
+    static func zipFiles(_ path: String, _ paths: Set<String>, directory: ZipBagDirectory? = nil) -> (top: String, files: [String: Data])? {
+        guard let directory = directory?.raw ?? ZipBagDirectory(path)?.raw else { return nil }
         var tops = Set<String>()
         var offsets: [String: UInt64] = [:]
         for entry in directory {
@@ -541,8 +604,13 @@ final class BagReader {
     /// Lists the folder at once: its files are counted against the limit
     /// before any is read. Only the entry count is limited: nothing is
     /// unpacked from a folder, so no byte count can be a bomb.
+    /// The folder's own path with links resolved: a bag reached through a
+    /// link (the one `mcpack pull` switches) is read as the folder it
+    /// points to, while links inside it stay refused.
+    private var folderBase: String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+
     private func listFolder() throws {
-        let base = URL(fileURLWithPath: path).standardizedFileURL.path
+        let base = folderBase
         var listed: [(String, Int64)] = []
         func look(_ relative: String, listing: Bool) throws {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: base + "/" + relative),
@@ -574,7 +642,7 @@ final class BagReader {
         }
         folderPaths = listed.sorted { a, b in
             let aTag = !a.0.contains("/"), bTag = !b.0.contains("/")
-            return aTag != bTag ? aTag : a.0.precedesInByteOrder(b.0)
+            return aTag != bTag ? aTag : a.0.precedesInUTF8Order(b.0)
         }
     }
 
@@ -593,7 +661,7 @@ final class BagReader {
             guard !finished, folderNext < folderPaths.count else { return nil }
             let batch = folderPaths[folderNext..<min(folderPaths.count, folderNext + 64)]
             folderNext += batch.count
-            let base = URL(fileURLWithPath: path).standardizedFileURL.path
+            let base = folderBase
             var asked: [(Entry, Keep)] = []
             for (relative, size) in batch {
                 let entry = Entry(name: relative, path: relative, top: "", size: size)
@@ -616,7 +684,7 @@ final class BagReader {
         let unreadable = Issue(kind: .unreadable, path: entry.path, message: "cannot read the file")
         if case .skip = keeping.bytes { return .success(File(entry: entry, size: entry.size ?? 0)) }
         guard let hashers = try? keeping.digests.map({ ($0, try Digest($0)) }) else { return .failure(unreadable) }
-        var held = Held(keeping.bytes)
+        var held = Held(keeping)
         var size: Int64 = 0
         do {
             _ = try FileChunks.read(full) { chunk in
@@ -647,13 +715,13 @@ private struct Held {
     let headLimit: Int?
     let stream: ((UnsafeRawBufferPointer) throws -> Void)?
 
-    init(_ bytes: BagReader.Keep.Bytes) {
-        switch bytes {
-        case .whole: (data, head, headLimit, stream) = (Data(), nil, nil, nil)
-        case .head(let count): (data, head, headLimit, stream) = (nil, Data(), count, nil)
-        case .stream(let body): (data, head, headLimit, stream) = (nil, nil, nil, body)
-        case .skip, .none: (data, head, headLimit, stream) = (nil, nil, nil, nil)
+    init(_ keep: BagReader.Keep) {
+        switch keep.bytes {
+        case .whole: (data, head, headLimit) = (Data(), nil, nil)
+        case .head(let count): (data, head, headLimit) = (nil, Data(), count)
+        case .skip, .digestsOnly: (data, head, headLimit) = (nil, nil, nil)
         }
+        stream = keep.stream
     }
 
     /// `size`: bytes of the entry read so far, this chunk included.

@@ -39,7 +39,7 @@ enum BagUnpacker {
                 let target = folder.appendingPathComponent(entry.top + "/" + entry.path)
                 try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 let writer = try FileWriter(path: target.path)
-                return BagReader.Keep(.stream { try writer.write($0) })
+                return BagReader.Keep.stream { try writer.write($0) }
             }
             while try reader.next() != nil {}
         } catch is BagReader.CannotOpen {

@@ -1,4 +1,3 @@
-import Archiving
 import Foundation
 import MCPackSchema
 
@@ -65,20 +64,13 @@ public final class PreviousArchive: @unchecked Sendable {
         var sizes: [String: Int] = [:]
         // A zip's sizes come from its central directory, without reading
         // 17,000 local headers; each is checked again as its entry is copied.
-        let directory = BagReader.isZip(path) ? ZipDirectory.entries(of: path) : nil
-        if let directory {
-            for entry in directory {
-                let name = String(decoding: entry.name, as: UTF8.self)
-                guard let slash = name.firstIndex(of: "/") else { continue }
-                let bagPath = String(name[name.index(after: slash)...])
-                if owned(bagPath) {
-                    guard let size = Int(exactly: entry.size) else {
-                        why("declares \(bagPath) as \(entry.size) bytes")
-                        return nil
-                    }
-                    sizes[bagPath] = size
-                }
+        let directory = ZipBagDirectory(path)
+        for entry in directory?.entries ?? [] where owned(entry.path) {
+            guard let size = Int(exactly: entry.size) else {
+                why("declares \(entry.path) as \(entry.size) bytes")
+                return nil
             }
+            sizes[entry.path] = size
         }
         // A zip's manifest, among the last entries, is read at its own
         // local header, not by walking every tile's.
@@ -147,16 +139,16 @@ public final class PreviousArchive: @unchecked Sendable {
 struct PreviousArchives: Sendable {
     let candidates: [String]
 
-    /// Archives named like the project's (`<name>-<version>.zip`, `.tar.gz`
-    /// or `.tar.zst`) in `folders`, `first` leading when it exists; none of
-    /// `untrusted`.
+    /// Archives named like the project's (`<name>-<version>.zip`, or any
+    /// other format mcpack builds) in `folders`, `first` leading when it
+    /// exists; none of `untrusted`.
     static func find(first: URL, named name: String, in folders: [URL], untrusted: Set<String>) -> PreviousArchives {
         var found: [(path: String, modified: Date)] = []
         var seen = Set<String>()
         for folder in folders {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
             for file in names where file.hasPrefix(name + "-") && !file.hasPrefix(".")
-                && [".zip", ".tar.gz", ".tar.zst"].contains(where: { file.hasSuffix($0) }) {
+                && ArchiveFormat.written(file) != nil {
                 let path = folder.appendingPathComponent(file).standardizedFileURL.path
                 guard seen.insert(path).inserted, !untrusted.contains(path),
                       let attributes = try? FileManager.default.attributesOfItem(atPath: path),

@@ -128,79 +128,14 @@ public enum Builder {
         let mtime = sourceDate(project, options: options, sink: sink)
         // Check every input first, so a mistake anywhere is reported before
         // minutes of tiling; then make each one.
-        let checked = await check(project, sink: sink)
-        try sink.throwIfErrors()
-        let warnings = sink.all.filter { $0.severity == .warning }
-        if options.strict, !warnings.isEmpty {
-            throw InputError(warnings.map { warning in
-                var error = warning
-                error.severity = .error
-                error.message += " (a warning, an error with --strict)"
-                return error
-            })
-        }
+        let (checked, warnings) = try await checkAll(project, strict: options.strict, sink: sink)
         // The bundle's templates need facts as an input does; a project whose
         // checks gave none of them has reported why.
         guard let mtime, let needs = BundleTemplateContext.Needs.gather(from: checked.facts) else { throw InputError(sink.all) }
-        // One input at a time: making the launch layers beside the tiling
-        // took a 34,000 px build past its 256 MB memory budget. An input may
-        // use every core for its own work. A Deep Zoom pyramid is tiled
-        // last, while the archive is written, after every input is made.
-        // Two lanes: the launch screens, made one by one, leave the second
-        // core idle (bench/results.md has what the second lane saves).
-        let lanes = min(2, ProcessInfo.processInfo.activeProcessorCount)
         let finalURL = archiveURL(project, output: options.output)
-        let previous = PreviousArchives.find(first: finalURL, named: project.config.name,
-                                             in: [finalURL.deletingLastPathComponent(), project.outputFolder], untrusted: untrusted)
-        var made: [MadeInput] = []
-        for plan in checked.plans {
-            var env = MakeEnvironment(project: project, sources: checked.sources, sourceDate: isoDate(mtime, time: true),
-                                      lanes: lanes, events: options.events)
-            env.previous = previous
-            do {
-                made.append(try plan.input.runMake(plan.plan, in: env))
-            } catch let diagnostic as Diagnostic {
-                sink.add(diagnostic)
-            }
-        }
-        try sink.throwIfErrors()
-
+        let made = try makeAll(checked, project: project, options: options, sourceDate: mtime, finalURL: finalURL, untrusted: untrusted, sink: sink)
+        let bag = try assemble(project, checked: checked, made: made, needs: needs, sourceDate: mtime)
         let config = project.config
-        let sources = sortedSources(project, Array(checked.sources.values))
-        var payload = made.flatMap(\.payload)
-        let streams = made.compactMap(\.stream)
-        // The inputs each make their sets of the one catalog; the catalog's
-        // own Contents.json is nobody's, and Xcode needs it.
-        if payload.contains(where: { $0.path.hasPrefix(AssetCatalog.folder + "/") }) {
-            payload.append(PayloadFile(path: AssetCatalog.folder + "/Contents.json", bytes: JSON.encode(AssetCatalogContents.folder)))
-        }
-        let bundle = BundleFile(
-            mcpack: MCPackVersion.current,
-            bundle: .init(name: config.name, version: config.version.text, title: config.title, sourceDate: isoDate(mtime, time: true)),
-            components: Dictionary(made.map { ($0.component, $0.record) }, uniquingKeysWith: { first, _ in first }),
-            inputs: sources)
-        payload.append(PayloadFile(path: "bundle.json", bytes: JSON.encode(bundle)))
-        // HANDOVER.md counts each part's files and bytes: the bundle's pages
-        // are made once every other file is, after the tiles when those are
-        // made while the archive is written.
-        let bundleTemplates = try TemplateSet.load("bundle")
-        let pages: Bag.Late = { sizes in
-            let rendered = bundleTemplates.render(
-                BundleTemplateContext(project, needs: needs, sources: sources, sourceDate: isoDate(mtime, time: true),
-                                      made: made.flatMap { HandoverRow.rows($0.handover, sizes: sizes) },
-                                      rendered: bundleTemplates.templates.map(\.path)))
-            return rendered.map { PayloadFile(path: $0.path, bytes: $0.data) }
-        }
-
-        let bag = try Bag.assemble(top: config.stem, payload: payload, streams: streams, late: pages, info: [
-            ("BagIt-Profile-Identifier", BagItProfile.mcpackBundleIdentifier),
-            ("Bag-Software-Agent", "mcpack \(MCPackVersion.current)"),
-            ("Bagging-Date", isoDate(mtime, time: false)),
-            ("Bundle-Name", config.name),
-            ("Bundle-Version", config.version.text),
-            ("External-Description", config.title),
-            ("Source-Date", isoDate(mtime, time: true)),
-        ], tags: [(BagItProfile.tagFileName, JSON.encode(BagItProfile.mcpackBundle))])
 
         let folder = finalURL.deletingLastPathComponent()
         do {
@@ -224,18 +159,133 @@ public enum Builder {
                 payloadBytes: bag.payload.bytes, outcome: .unchanged, removedTemporaryFiles: removed, warnings: warnings)
         }
         let output = OutputFile(final: finalURL)
+        let written = try write(bag, to: output, format: config.format, sourceDate: mtime)
+        options.hooks.beforeCommit?()
+        let (outcome, removedSignatures, checksumIsCurrent) = try commit(output, written: written, options: options, version: config.version.text)
+        dropTransient()
+        options.hooks.beforeChecksum?()
+        if !checksumIsCurrent { try OutputFile.write(checksum(written.sha256, of: finalURL), to: checksumURL(finalURL)) }
+        return BuildResult(
+            archive: display(finalURL), sha256: written.sha256, name: config.name, version: config.version.text,
+            format: config.format.rawValue, files: written.payload.count, bytes: written.bytes, payloadBytes: written.payload.bytes,
+            outcome: outcome, removedTemporaryFiles: removed, removedSignatures: removedSignatures, warnings: warnings)
+    }
+
+    /// Checks every input; throws every error found, and with `strict`
+    /// every warning as one. Gives the check pass and its warnings.
+    private static func checkAll(_ project: Project, strict: Bool, sink: DiagnosticSink) async throws -> (CheckPass, [Diagnostic]) {
+        let checked = await check(project, sink: sink)
+        try sink.throwIfErrors()
+        let warnings = sink.all.filter { $0.severity == .warning }
+        if strict, !warnings.isEmpty {
+            throw InputError(warnings.map { warning in
+                var error = warning
+                error.severity = .error
+                error.message += " (a warning, an error with --strict)"
+                return error
+            })
+        }
+        return (checked, warnings)
+    }
+
+    /// Makes every checked input, one at a time: making the launch layers
+    /// beside the tiling took a 34,000 px build past its 256 MB memory
+    /// budget. An input may use every core for its own work. A Deep Zoom
+    /// pyramid is tiled last, while the archive is written, after every
+    /// input is made.
+    private static func makeAll(_ checked: CheckPass, project: Project, options: BuildOptions, sourceDate mtime: Int, finalURL: URL,
+                                untrusted: Set<String>, sink: DiagnosticSink) throws -> [MadeInput] {
+        // Two workers: the launch screens, made one by one, leave the second
+        // core idle (bench/results.md has what the second worker saves).
+        let workers = min(2, ProcessInfo.processInfo.activeProcessorCount)
+        let previous = PreviousArchives.find(first: finalURL, named: project.config.name,
+                                             in: [finalURL.deletingLastPathComponent(), project.outputFolder], untrusted: untrusted)
+        var made: [MadeInput] = []
+        for plan in checked.plans {
+            var env = MakeEnvironment(project: project, sources: checked.sources, sourceDate: isoDate(mtime, time: true),
+                                      workers: workers, events: options.events)
+            env.previous = previous
+            do {
+                made.append(try plan.input.runMake(plan.plan, in: env))
+            } catch let diagnostic as Diagnostic {
+                sink.add(diagnostic)
+            }
+        }
+        try sink.throwIfErrors()
+        return made
+    }
+
+    /// The bag of what the inputs made, with bundle.json, the asset
+    /// catalog's own Contents.json and the bundle's pages.
+    private static func assemble(_ project: Project, checked: CheckPass, made: [MadeInput], needs: BundleTemplateContext.Needs,
+                                 sourceDate mtime: Int) throws -> Bag {
+        let config = project.config
+        let sources = sortedSources(project, Array(checked.sources.values))
+        var payload = made.flatMap(\.payload)
+        let streams = made.compactMap(\.stream)
+        // The inputs each make their sets of the one catalog; the catalog's
+        // own Contents.json is nobody's, and Xcode needs it.
+        if payload.contains(where: { $0.path.hasPrefix(AssetCatalog.folder + "/") }) {
+            payload.append(PayloadFile(path: AssetCatalog.folder + "/Contents.json", bytes: JSON.encode(AssetCatalogContents.folder)))
+        }
+        let bundle = BundleJSON.Head(
+            mcpack: MCPackVersion.current,
+            bundle: .init(name: config.name, version: config.version.text, title: config.title, sourceDate: isoDate(mtime, time: true)),
+            libraries: BundleJSON.Head.writtenWith,
+            components: .init(Dictionary(made.map { ($0.component, $0.record) }, uniquingKeysWith: { first, _ in first })),
+            inputs: sources)
+        payload.append(PayloadFile(path: "bundle.json", bytes: JSON.encode(bundle)))
+        // HANDOVER.md counts each part's files and bytes: the bundle's pages
+        // are made once every other file is, after the tiles when those are
+        // made while the archive is written.
+        let bundleTemplates = try TemplateSet.load("bundle")
+        let pages: Bag.MadeLast = { sizes in
+            let rendered = bundleTemplates.render(
+                BundleTemplateContext(project, needs: needs, sources: sources, sourceDate: isoDate(mtime, time: true),
+                                      made: made.flatMap { HandoverRow.rows($0.handover, sizes: sizes) },
+                                      rendered: bundleTemplates.templates.map(\.path)))
+            return rendered.map { PayloadFile(path: $0.path, bytes: $0.data) }
+        }
+
+        return try Bag.assemble(top: config.stem, payload: payload, streams: streams, madeLast: pages, info: [
+            ("BagIt-Profile-Identifier", BagItProfile.mcpackBundleIdentifier),
+            ("Bag-Software-Agent", "mcpack \(MCPackVersion.current)"),
+            ("Bagging-Date", isoDate(mtime, time: false)),
+            ("Bundle-Name", config.name),
+            ("Bundle-Version", config.version.text),
+            ("External-Description", config.title),
+            ("Source-Date", isoDate(mtime, time: true)),
+        ], tags: [(BagItProfile.tagFileName, JSON.encode(BagItProfile.mcpackBundle))])
+    }
+
+    /// Writes the archive at its temporary path and reads it back.
+    private static func write(_ bag: Bag, to output: OutputFile, format: ArchiveFormat, sourceDate mtime: Int) throws -> WrittenBag {
         let written: WrittenBag
         do {
-            written = try bag.write(to: output.temporary.path, format: config.format, mtime: mtime)
+            written = try bag.write(to: output.temporary.path, format: format, mtime: mtime)
         } catch let diagnostic as Diagnostic {
             // An input that fails while written (the tiling) is reported as
             // one that fails while made: named, exit 2, nothing written.
             throw InputError([diagnostic])
         }
-        let (sha256, bytes) = (written.sha256, written.bytes)
         try written.check(archive: output.temporary.path)
-        options.hooks.beforeCommit?()
+        return written
+    }
 
+    /// `sha256sum -c` reads "<hex>  <name>" relative to the file's folder.
+    private static func checksum(_ sha256: String, of archive: URL) -> Data {
+        Data("\(sha256)  \(archive.lastPathComponent)\n".utf8)
+    }
+
+    private static func checksumURL(_ archive: URL) -> URL { archive.appendingPathExtension("sha256") }
+
+    /// Puts the written archive at its final path, unless the archive there
+    /// holds the same bytes; one of other bytes is replaced only with
+    /// `overwrite`, and its signatures go first. Says what happened, the
+    /// signatures removed, and whether the .sha256 there is current.
+    private static func commit(_ output: OutputFile, written: WrittenBag, options: BuildOptions,
+                               version: String) throws -> (BuildResult.Outcome, [String], Bool) {
+        let finalURL = output.final
         var outcome = BuildResult.Outcome.written
         if FileManager.default.fileExists(atPath: finalURL.path) {
             // Bytes of another length differ: the old archive is read (a
@@ -243,18 +293,16 @@ public enum Builder {
             // be the same. Its size as a read sees it (a link followed), as
             // hashing reads it.
             let existingBytes = try FileReader(path: finalURL.path).size
-            if existingBytes == UInt64(bytes), try Digest.hexOfFile(finalURL).sha256 == sha256 {
+            if existingBytes == UInt64(written.bytes), try Digest.hexOfFile(finalURL).sha256 == written.sha256 {
                 outcome = .unchanged
             } else if options.overwrite {
                 outcome = .replaced
             } else {
-                throw VersionExists(archive: display(finalURL), version: config.version.text)
+                throw VersionExists(archive: display(finalURL), version: version)
             }
         }
-        // `sha256sum -c` reads "<hex>  <name>" relative to the file's folder.
-        let checksumURL = finalURL.appendingPathExtension("sha256")
-        let checksum = Data("\(sha256)  \(finalURL.lastPathComponent)\n".utf8)
-        let checksumIsCurrent = FileManager.default.contents(atPath: checksumURL.path) == checksum
+        let checksumURL = checksumURL(finalURL)
+        let checksumIsCurrent = FileManager.default.contents(atPath: checksumURL.path) == checksum(written.sha256, of: finalURL)
         var removedSignatures: [String] = []
         if outcome == .replaced {
             // A signature of the replaced bytes would fail verify --public-key
@@ -272,13 +320,7 @@ public enum Builder {
             if !checksumIsCurrent { try? FileSystem.removeFile(checksumURL.path) }
             try output.commit()
         }
-        dropTransient()
-        options.hooks.beforeChecksum?()
-        if !checksumIsCurrent { try OutputFile.write(checksum, to: checksumURL) }
-        return BuildResult(
-            archive: display(finalURL), sha256: sha256, name: config.name, version: config.version.text,
-            format: config.format.rawValue, files: written.payload.count, bytes: bytes, payloadBytes: written.payload.bytes,
-            outcome: outcome, removedTemporaryFiles: removed, removedSignatures: removedSignatures, warnings: warnings)
+        return (outcome, removedSignatures, checksumIsCurrent)
     }
 
     /// What the check pass found: the plans of the inputs that passed, the
@@ -349,7 +391,7 @@ public enum Builder {
 
     /// bundle.toml and every input file read, in byte order of their paths.
     static func sortedSources(_ project: Project, _ sources: [SourceFile]) -> [SourceFile] {
-        ([project.configSource] + sources).sorted { $0.path.precedesInByteOrder($1.path) }
+        ([project.configSource] + sources).sorted { $0.path.precedesInUTF8Order($1.path) }
     }
 
     /// The archive this project's current version builds to.

@@ -96,7 +96,7 @@ public enum DiffTarget {
         }
         let project = try Project.load(configPath: configPath)
         let folder = project.outputFolder
-        for format in ArchiveFormat.allCases {
+        for format in ArchiveFormat.built {
             let candidate = folder.appendingPathComponent("\(project.config.name)-\(version).\(format.fileExtension)")
             if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
         }
@@ -109,8 +109,8 @@ public enum DiffTarget {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         var versions = Set<String>()
         for file in names where file.hasPrefix(name + "-") {
-            for format in ArchiveFormat.allCases where file.hasSuffix("." + format.fileExtension) {
-                let version = String(file.dropFirst(name.count + 1).dropLast(format.fileExtension.count + 1))
+            if let (_, stem) = ArchiveFormat.written(file) {
+                let version = String(stem.dropFirst(name.count + 1))
                 if SemanticVersion(version) != nil { versions.insert(version) }
             }
         }

@@ -134,7 +134,7 @@ public enum Differ {
         }
         let x = head(old)
         let y = head(new)
-        let fields: [(String, (BundleFile.Info) -> String)] = [
+        let fields: [(String, (BundleJSON.Info) -> String)] = [
             ("name", \.name), ("source_date", \.sourceDate), ("title", \.title), ("version", \.version),
         ]
         for (field, value) in fields {

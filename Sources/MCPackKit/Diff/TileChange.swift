@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 
 /// The document's tiles of one pyramid level between two versions.
 public struct TileChange: Sendable, Encodable, Equatable {
@@ -33,9 +34,9 @@ public struct TileChange: Sendable, Encodable, Equatable {
     }
 }
 
-/// A clause's overlay rectangles before and after, `[x, y, width, height]`
-/// in master pixels, so a report can draw them.
+/// A clause's overlay rectangles before and after, in master pixels, so a
+/// report can draw them.
 public struct RectangleChange: Sendable, Encodable, Equatable {
-    public var old: [[Int]]
-    public var new: [[Int]]
+    public var old: [PixelRect]
+    public var new: [PixelRect]
 }

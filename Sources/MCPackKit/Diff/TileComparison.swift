@@ -86,7 +86,7 @@ struct TileComparison: Sendable {
 
     /// Compares the changed tiles of two Deep Zoom pyramids; nil when a
     /// version has no Deep Zoom document to compare.
-    static func compare(_ a: BagSnapshot, _ b: BagSnapshot, oldPath: String, newPath: String, delta: ManifestDelta, lanes: Int = 2) throws -> TileComparison? {
+    static func compare(_ a: BagSnapshot, _ b: BagSnapshot, oldPath: String, newPath: String, delta: ManifestDelta, workers: Int = 2) throws -> TileComparison? {
         func side(_ snapshot: BagSnapshot, _ location: String) -> Side? {
             guard let pyramid = PyramidLayout.gather(from: Inputs.facts(fromBundleJSON: snapshot.files[BundleJSON.path])),
                   pyramid.kind == .deepZoom else { return nil }
@@ -100,7 +100,7 @@ struct TileComparison: Sendable {
             return Set(side.tiles(level: level, covering: PixelRect(x: 0, y: 0, width: size.width, height: size.height)).map(side.path))
         }
         var comparison = TileComparison(old: old, new: new)
-        try comparison.compareTiles(changed, keeping: (all(old), all(new)), lanes: lanes)
+        try comparison.compareTiles(changed, keeping: (all(old), all(new)), workers: workers)
         return comparison
     }
 
@@ -113,18 +113,18 @@ struct TileComparison: Sendable {
     static let batch = 64
 
     /// Reads the changed tiles of both versions side by side, each archive
-    /// once, and compares each pair as soon as both halves are in, `lanes`
+    /// once, and compares each pair as soon as both halves are in, `workers`
     /// pairs at a time: a master saved again changes every tile, and
     /// holding 17,000 pairs would take a gigabyte. Tiles of `keeping` are
     /// kept (the overview is drawn from them).
-    mutating func compareTiles(_ changed: [TileName], keeping: (old: Set<String>, new: Set<String>), lanes: Int) throws {
+    mutating func compareTiles(_ changed: [TileName], keeping: (old: Set<String>, new: Set<String>), workers: Int) throws {
         let results = Results()
         let deepest = new.geometry.maxLevel
         let same = sameGeometry
         let newGeometry = new.geometry
         func compare(_ pairs: [(tile: TileName, old: Data, new: Data)]) {
-            DispatchQueue.concurrentPerform(iterations: max(1, min(lanes, pairs.count))) { lane in
-                for index in stride(from: lane, to: pairs.count, by: max(1, lanes)) {
+            DispatchQueue.concurrentPerform(iterations: max(1, min(workers, pairs.count))) { worker in
+                for index in stride(from: worker, to: pairs.count, by: max(1, workers)) {
                     let (tile, a, b) = pairs[index]
                     var result: (largest: Float, blocks: [PixelRect]) = (255, [])
                     if same, let x = try? Image(data: a), let y = try? Image(data: b), x.width == y.width, x.height == y.height,

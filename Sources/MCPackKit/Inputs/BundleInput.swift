@@ -60,7 +60,9 @@ protocol BundleInput: SendableMetatype {
 
     /// What verify holds of one of its files (`path` inside the bag) for
     /// its rules, besides the digests every file gets: by default nothing.
-    static func verifyKeeps(_ path: String) -> VerifyKeeps
+    /// Bags hold tens of thousands of tiles, so only what a rule reads is
+    /// held; JSON files are held whole for every input (up to 16 MB).
+    static func verifyKeeps(_ path: String) -> BagReader.Keep.Bytes
 
     /// The facts its record in bundle.json gives, for verify and diff,
     /// which run no check to learn them: what the other inputs' rules need
@@ -99,28 +101,11 @@ enum DiffPageRows {
     case others
 }
 
-/// How much of a file verify keeps while it streams a bag, for the rules
-/// that read it: bags hold tens of thousands of tiles, so only what a rule
-/// reads is held. JSON files and .dzi descriptors are kept whole for every
-/// input (up to 16 MB).
-enum VerifyKeeps: Equatable {
-    case digests
-    /// The first bytes: a picture's header (size, bands, depth, profile).
-    case head(Int)
-    /// All of it, up to 16 MB.
-    case whole
-
-    var headBytes: Int? {
-        if case .head(let bytes) = self { return bytes }
-        return nil
-    }
-}
-
 extension BundleInput {
     static var required: Bool { true }
     static var diffFiles: [String] { [] }
     static var defaultSettings: Settings? { nil }
-    static func verifyKeeps(_ path: String) -> VerifyKeeps { .digests }
+    static func verifyKeeps(_ path: String) -> BagReader.Keep.Bytes { .digestsOnly }
     static func facts(from record: Record) -> [any InputFact] { [] }
     static func summary(_ changes: [Change], regions: Int?) -> String { "\(component): \(Differ.plural(changes.count, "file"))" }
     static func comparesPixels(_ path: String) -> Bool { false }
@@ -347,7 +332,8 @@ struct MakeEnvironment {
     let sources: [String: SourceFile]
     /// The time stamped on every entry, ISO 8601 in UTC.
     let sourceDate: String
-    let lanes: Int
+    /// How many of its own tasks may run at once, one core each.
+    let workers: Int
     let events: (@Sendable (BuildEvent) -> Void)?
     /// Archives built before, for entries that would be made again with
     /// the same bytes.

@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import TOMLKit
 
 /// bundle.toml, typed. Paths are project-relative, already checked to exist
@@ -27,14 +28,6 @@ public struct BundleConfig: Sendable {
 public struct CopyPair: Sendable, Codable, Equatable {
     public var assets: String
     public var app: String
-}
-
-public enum ArchiveFormat: String, Sendable, CaseIterable, Codable {
-    case zip
-    case tarZst = "tar.zst"
-    case tarGz = "tar.gz"
-
-    public var fileExtension: String { rawValue }
 }
 
 /// A semantic version (semver.org 2.0.0).
@@ -85,7 +78,7 @@ extension BundleConfig {
         let title = bundle?.string("title")
         let output = bundle?.string("output", required: false) ?? "dist"
         if let bundle, bundle.has("output") { _ = paths.check(bundle, "output", kind: .outputFolder) }
-        let format = (bundle?.choice("format", of: ArchiveFormat.allCases.map(\.rawValue), required: false))
+        let format = (bundle?.choice("format", of: ArchiveFormat.built.map(\.rawValue), required: false))
             .flatMap(ArchiveFormat.init(rawValue:)) ?? .zip
         var sourceDate: Date?
         if let bundle, let value = bundle.table["source_date"] {

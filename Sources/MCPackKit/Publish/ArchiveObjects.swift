@@ -38,11 +38,11 @@ struct ArchiveObjects {
             // so one now means it changed under us.
             reader = try BagReader(archive, refusing: { $0.kind != .entryWarning }) { entry in
                 if BagNames.isTagFile(entry.path) { return BagReader.Keep(.whole, digests: [.sha256]) }
-                guard let store else { return BagReader.Keep(.none, digests: [.sha256]) }
+                guard let store else { return BagReader.Keep(.digestsOnly, digests: [.sha256]) }
                 if let size = entry.size, size <= inMemory { return BagReader.Keep(.whole, digests: [.sha256]) }
                 let (writer, url) = try store.stage()
                 staged.add(entry.path, writer, url)
-                return BagReader.Keep(.stream { try writer.write($0) }, digests: [.sha256])
+                return BagReader.Keep.stream(digests: [.sha256]) { try writer.write($0) }
             }
             while let file = try reader.next() {
                 try result.take(file, store: store, staged: staged, archive: archive)

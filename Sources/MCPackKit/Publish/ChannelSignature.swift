@@ -17,14 +17,8 @@ enum ChannelSignature {
 
     /// The .minisig text for `index`, its trusted comment the index's.
     static func sign(_ index: Data, comment: ChannelTrustedComment, key: Key) throws -> Data {
-        let trusted = comment.description
-        let signature = try key.secret.key.sign([UInt8](index))
-        let global = try key.secret.key.sign(signature + Array(trusted.utf8))
-        let text = "untrusted comment: mcpack channel index of \(comment.channel), key \(key.idText)\n"
-            + Data(Minisign.legacy + key.secret.keyID + signature).base64EncodedString() + "\n"
-            + "trusted comment: \(trusted)\n"
-            + Data(global).base64EncodedString() + "\n"
-        return Data(text.utf8)
+        try Minisign.signature(of: [UInt8](index), algorithm: Minisign.legacy, key: key.secret, trustedComment: comment.description,
+                               untrustedComment: "mcpack channel index of \(comment.channel), key \(key.idText)")
     }
 
     /// Why a signature does not admit an index, in the order a reader
@@ -49,7 +43,7 @@ enum ChannelSignature {
         guard parsed.algorithm == Minisign.legacy else { return .failure(.damaged("not an Ed25519 signature")) }
         guard parsed.keyID == key.keyID else { return .failure(.otherKey(Minisign.keyIDText(parsed.keyID))) }
         guard Ed25519.verify(signature: parsed.signature, of: [UInt8](index), publicKey: key.key) else { return .failure(.mismatch) }
-        guard Ed25519.verify(signature: parsed.globalSignature, of: parsed.signature + Array(parsed.trustedComment.utf8), publicKey: key.key) else {
+        guard Ed25519.verify(signature: parsed.globalSignature, of: parsed.globalMessage, publicKey: key.key) else {
             return .failure(.commentAltered)
         }
         return .success(parsed.trustedComment)

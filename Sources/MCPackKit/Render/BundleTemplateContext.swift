@@ -145,6 +145,6 @@ struct BundleTemplateContext {
         for path in rendered {
             items.append(ContentItem(path: path, files: "1", size: "—", purpose: known[path] ?? "rendered from the bundle templates (Templates/bundle)"))
         }
-        return items.sorted { $0.path.precedesInByteOrder($1.path) }
+        return items.sorted { $0.path.precedesInUTF8Order($1.path) }
     }
 }

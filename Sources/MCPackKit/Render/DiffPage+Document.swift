@@ -146,12 +146,12 @@ extension HTMLReports {
         static func views(_ changes: [Change], tiles: TileComparison, image: String) -> [OverlayView] {
             changes.compactMap { change -> OverlayView? in
                 guard let moved = change.rectangles, let clause = change.clause else { return nil }
-                func drawn(_ rects: [[Int]], _ kind: String, _ master: PyramidGeometry) -> [Rectangle] {
-                    rects.filter { $0.count == 4 }.map { r in
+                func drawn(_ rects: [PixelRect], _ kind: String, _ master: PyramidGeometry) -> [Rectangle] {
+                    rects.map { r in
                         func percent(_ value: Int, _ total: Int) -> String { String(format: "%.3f%%", Double(value) * 100 / Double(max(total, 1))) }
-                        return Rectangle(kind: kind, pixels: r.map(String.init).joined(separator: ", "),
-                                         left: percent(r[0], master.width), top: percent(r[1], master.height),
-                                         width: percent(r[2], master.width), height: percent(r[3], master.height))
+                        return Rectangle(kind: kind, pixels: r.values.map(String.init).joined(separator: ", "),
+                                         left: percent(r.x, master.width), top: percent(r.y, master.height),
+                                         width: percent(r.width, master.width), height: percent(r.height, master.height))
                     }
                 }
                 return OverlayView(clause: clause, label: "clause \(clause): its overlays before and after, on the document",

@@ -53,7 +53,7 @@ struct TemplateSet {
                 throw FileError(path: shown, message: "template syntax: \(error)")
             }
         }
-        templates.sort { $0.0.precedesInByteOrder($1.0) }
+        templates.sort { $0.0.precedesInUTF8Order($1.0) }
         return TemplateSet(name: name, templates: templates)
     }
 

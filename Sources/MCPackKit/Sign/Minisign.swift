@@ -1,6 +1,7 @@
 import FileIO
 import Foundation
 import Hashing
+import MCPackSchema
 import Signing
 
 /// minisign's files (https://jedisct1.github.io/minisign/): a secret key
@@ -11,30 +12,22 @@ import Signing
 /// Signing.
 enum Minisign {
     /// Ed25519 signatures of the file's BLAKE2b-512 ("ED").
-    static let prehashed: [UInt8] = Array("ED".utf8)
+    static let prehashed = MinisignText.prehashed
     /// The legacy signature of the whole file (`minisign -S -l`, and every
     /// release before 0.8), whose name is the key algorithm's.
-    static let legacy: [UInt8] = Array("Ed".utf8)
-    static let keyAlgorithm: [UInt8] = Array("Ed".utf8)
+    static let legacy = MinisignText.ed25519
+    static let keyAlgorithm = MinisignText.ed25519
 
     struct SecretKey {
         var keyID: [UInt8]  // 8 bytes, little-endian as minisign stores it
         var key: Ed25519PrivateKey
     }
 
-    struct PublicKey: Equatable {
-        var keyID: [UInt8]
-        var key: [UInt8]
-        /// The key ID as minisign prints it: the 8 bytes read as a
-        /// little-endian number, in upper-case hex.
-        var idText: String { keyIDText(keyID) }
-    }
+    /// The files' layouts are the schema's, which the app reads too.
+    typealias PublicKey = MinisignText.PublicKey
+    typealias Signature = MinisignText.Signature
 
-    /// minisign prints the number with PRIX64, so without leading zeros:
-    /// the same here, or one key in sixteen would be named two ways.
-    static func keyIDText(_ id: [UInt8]) -> String {
-        String(id.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, radix: 16, uppercase: true)
-    }
+    static func keyIDText(_ id: [UInt8]) -> String { MinisignText.keyIDText(id) }
 
     /// True when the file's text looks like a minisign secret key (its
     /// second line is base64 of "Ed" then a KDF name).
@@ -94,68 +87,34 @@ enum Minisign {
         return SecretKey(keyID: keyID, key: key)
     }
 
-    /// A public key file (its base64 line is found wherever it is) or the
-    /// base64 line alone, as `minisign -P` takes it.
+    /// A public key file, or its base64 line alone.
     static func readPublicKey(_ text: String, file: String) throws -> PublicKey {
-        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { !$0.isEmpty && !$0.hasPrefix("untrusted comment:") } ?? ""
-        guard let blob = Data(base64Encoded: line), blob.count == 42, Array(blob.prefix(2)) == keyAlgorithm else {
-            throw FileError(path: file, message: "not a minisign public key (one line of base64 beginning RW, 56 characters)")
-        }
-        let bytes = [UInt8](blob)
-        return PublicKey(keyID: Array(bytes[2..<10]), key: Array(bytes[10..<42]))
+        do { return try MinisignText.publicKey(text) } catch { throw FileError(path: file, message: error.description) }
     }
 
-    static func publicKeyText(_ key: PublicKey) -> String {
-        "untrusted comment: minisign public key \(key.idText)\n" + Data(keyAlgorithm + key.keyID + key.key).base64EncodedString() + "\n"
-    }
+    static func publicKeyText(_ key: PublicKey) -> String { MinisignText.publicKeyText(key) }
 
     /// The .minisig file: an untrusted comment, the signature of the
     /// BLAKE2b-512 digest, the trusted comment, and the global signature
     /// over the signature and the trusted comment (which binds the comment).
     static func signature(digest: [UInt8], key: SecretKey, trustedComment: String, untrustedComment: String) throws -> String {
-        let signature = try key.key.sign(digest)
-        let global = try key.key.sign(signature + Array(trustedComment.utf8))
-        return "untrusted comment: \(untrustedComment)\n"
-            + Data(prehashed + key.keyID + signature).base64EncodedString() + "\n"
-            + "trusted comment: \(trustedComment)\n"
-            + Data(global).base64EncodedString() + "\n"
+        String(decoding: try signature(of: digest, algorithm: prehashed, key: key, trustedComment: trustedComment, untrustedComment: untrustedComment),
+               as: UTF8.self)
     }
 
-    struct Signature {
-        var algorithm: [UInt8]
-        var keyID: [UInt8]
-        var signature: [UInt8]
-        var trustedComment: String
-        var globalSignature: [UInt8]
+    /// A .minisig of `message`: a BLAKE2b-512 digest for `prehashed`, the
+    /// file's own bytes for `legacy`.
+    static func signature(of message: [UInt8], algorithm: [UInt8], key: SecretKey, trustedComment: String, untrustedComment: String) throws -> Data {
+        let signature = try key.key.sign(message)
+        let parts = Signature(algorithm: algorithm, keyID: key.keyID, signature: signature, trustedComment: trustedComment, globalSignature: [])
+        let global = try key.key.sign(parts.globalMessage)
+        return MinisignText.signatureText(Signature(algorithm: algorithm, keyID: key.keyID, signature: signature, trustedComment: trustedComment,
+                                                    globalSignature: global), untrustedComment: untrustedComment)
     }
 
     /// Parses a .minisig; each way it can be wrong says which line.
     static func readSignature(_ data: Data, file: String) throws -> Signature {
-        let text = String(decoding: data, as: UTF8.self)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
-        func line(_ index: Int, _ what: String) throws -> String {
-            guard index < lines.count, !lines[index].isEmpty else {
-                throw FileError(path: file, message: "line \(index + 1): \(what) is missing (the file is cut short)")
-            }
-            return lines[index]
-        }
-        guard try line(0, "the untrusted comment").hasPrefix("untrusted comment:") else {
-            throw FileError(path: file, message: "line 1: not a minisign signature (it should begin with 'untrusted comment:')")
-        }
-        guard let blob = Data(base64Encoded: try line(1, "the signature")), blob.count == 74 else {
-            throw FileError(path: file, message: "line 2: the signature is not 74 bytes of base64 (damaged)")
-        }
-        let comment = try line(2, "the trusted comment")
-        guard comment.hasPrefix("trusted comment: ") else {
-            throw FileError(path: file, message: "line 3: should begin with 'trusted comment: '")
-        }
-        guard let global = Data(base64Encoded: try line(3, "the global signature")), global.count == 64 else {
-            throw FileError(path: file, message: "line 4: the global signature is not 64 bytes of base64 (damaged)")
-        }
-        let bytes = [UInt8](blob)
-        return Signature(algorithm: Array(bytes[0..<2]), keyID: Array(bytes[2..<10]), signature: Array(bytes[10..<74]),
-                         trustedComment: String(comment.dropFirst("trusted comment: ".count)), globalSignature: [UInt8](global))
+        do { return try MinisignText.signature(data) } catch { throw FileError(path: file, message: error.description) }
     }
 
     /// Checks the signature of the file itself: of its BLAKE2b-512, or for

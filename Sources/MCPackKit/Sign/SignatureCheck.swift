@@ -138,7 +138,7 @@ public enum SignatureCheck {
         case .success(let sha256?): problems.append(mismatch(signature.trustedComment, sha256: sha256, archive: archive))
         case .failure(let error): problems.append("cannot read the archive: \(error)")
         }
-        if !Ed25519.verify(signature: signature.globalSignature, of: signature.signature + Array(signature.trustedComment.utf8), publicKey: key.key) {
+        if !Ed25519.verify(signature: signature.globalSignature, of: signature.globalMessage, publicKey: key.key) {
             problems.append("the trusted comment was changed after signing (its signature does not match)")
         }
         report.refuse(problems)

@@ -1,4 +1,3 @@
-import Archiving
 import Foundation
 import MCPackSchema
 import Hashing
@@ -38,11 +37,11 @@ struct BagContents {
     /// digests: tag files and JSON files whole, and of
     /// a payload file what the input owning it asks for (a document tile's
     /// header, never the whole of thousands of tiles). Asked once a file.
-    static func keeping(_ path: String, size: Int64) -> VerifyKeeps {
-        if BagNames.isTagFile(path) { return size <= 64 << 20 ? .whole : .digests }
+    static func keeping(_ path: String, size: Int64) -> BagReader.Keep.Bytes {
+        if BagNames.isTagFile(path) { return size <= 64 << 20 ? .whole : .digestsOnly }
         let lower = path.lowercased()
-        let wanted = lower.hasSuffix(".json") ? .whole
-            : Inputs.owner(of: path)?.verifyKeeps(path) ?? .digests
+        let wanted: BagReader.Keep.Bytes = lower.hasSuffix(".json") ? .whole
+            : Inputs.owner(of: path)?.verifyKeeps(path) ?? .digestsOnly
         // Too large to hold: its header still serves the rules that read
         // a picture's size (a sample tile of a huge tile size).
         return wanted == .whole && size > 16 << 20 ? .head(1024) : wanted
@@ -64,12 +63,9 @@ extension BagContents {
         // is hashed with SHA-256 (what mcpack and most tools write) and
         // read again below for any other algorithm they turn out to name.
         var declared = Set<DigestAlgorithm>()
-        let directory = BagReader.isZip(path) ? ZipDirectory.entries(of: path) : nil
-        if let directory {
-            for entry in directory {
-                let parts = String(decoding: entry.name, as: UTF8.self).split(separator: "/", omittingEmptySubsequences: false)
-                if parts.count == 2, let algorithm = BagNames.manifestAlgorithm(String(parts[1]), prefix: "manifest-") { declared.insert(algorithm) }
-            }
+        let directory = ZipBagDirectory(path)
+        for entry in directory?.entries ?? [] where !entry.path.contains("/") {
+            if let algorithm = BagNames.manifestAlgorithm(entry.path, prefix: "manifest-") { declared.insert(algorithm) }
         }
         let reader = try BagReader(path, limits: limits, crossCheckZip: true, zipDirectory: directory) { entry in
             let path = entry.path
@@ -80,11 +76,7 @@ extension BagContents {
             } else {
                 wanted = declared.isEmpty ? [.sha256] : declared
             }
-            switch keeping(path, size: entry.size ?? 0) {
-            case .digests: return BagReader.Keep(.none, digests: wanted)
-            case .head(let bytes): return BagReader.Keep(.head(bytes), digests: wanted)
-            case .whole: return BagReader.Keep(.whole, digests: wanted)
-            }
+            return BagReader.Keep(keeping(path, size: entry.size ?? 0), digests: wanted)
         }
         var contents = BagContents()
         while let file = try reader.next() {
@@ -113,7 +105,7 @@ extension BagContents {
         }
         guard !missing.isEmpty else { return }
         let reader = try BagReader(path, limits: limits, only: Set(missing.keys)) { entry in
-            BagReader.Keep(.none, digests: missing[entry.path] ?? [])
+            BagReader.Keep(.digestsOnly, digests: missing[entry.path] ?? [])
         }
         while let file = try reader.next() {
             if file.damage == nil { files[file.entry.path]?.digests.merge(file.digests) { first, _ in first } }

@@ -17,15 +17,44 @@ enum BagRules {
         let decoded = TagText(encoding: encoding)
         let payload = bag.files.keys.filter { $0.hasPrefix("data/") }
         let fetched = fetch(bag, decoded, version: version, &problems)
-        var fetchAbsent = Set<String>()
-        var payloadAlgorithms: [DigestAlgorithm] = []
-        // What Finder leaves in a folder it shows (.DS_Store, ._ files) and
-        // no manifest lists: not the sender's, so a warning, and out of the
-        // Oxum's count.
-        var finderFiles = Set<String>()
+        let listing = payloadManifests(bag, decoded, version: version, payload: payload, fetched: fetched, &problems)
+        fetchedAndAlgorithms(listing, allowFetch: allowFetch, &problems)
+        tagManifests(bag, decoded, version: version, &problems)
+        for path in listing.finderFiles.sorted() {
+            problems.append(Problem(path, "finder-metadata", "Finder's own file, which no manifest lists: left out of the check; bagit.py calls the bag invalid while it is there (remove it with `dot_clean` or `find BAG -name .DS_Store -delete`)", severity: .warning))
+        }
+        // Files fetch.txt names that are absent: their sizes are not known,
+        // so the Oxum says nothing until they come.
+        if listing.fetchAbsent.isEmpty { oxum(bag, decoded, payload: payload.filter { !listing.finderFiles.contains($0) }, &problems) }
+        collisions(payload, &problems)
+        // The section of RFC 8493 each older rule comes from, for those
+        // that do not give their own.
+        return problems.map { problem in
+            guard problem.section == nil, let section = sections[problem.rule] else { return problem }
+            var named = problem
+            named.section = section
+            return named
+        }
+    }
 
-        let manifestNames = bag.files.keys.filter { !$0.contains("/") && $0.hasPrefix("manifest-") && $0.hasSuffix(".txt") }.sorted()
-        if manifestNames.isEmpty {
+    /// What the payload manifests tell the rules after them.
+    private struct PayloadListing {
+        var manifestNames: [String] = []
+        var algorithms: [DigestAlgorithm] = []
+        /// Listed, named by fetch.txt, and not in the bag.
+        var fetchAbsent = Set<String>()
+        /// What Finder leaves in a folder it shows (.DS_Store, ._ files)
+        /// and no manifest lists: not the sender's, so a warning, and out
+        /// of the Oxum's count.
+        var finderFiles = Set<String>()
+    }
+
+    /// Every payload manifest: its lines, completeness and fixity.
+    private static func payloadManifests(_ bag: BagContents, _ decoded: TagText, version: String?, payload: [String],
+                                         fetched: [String: Int], _ problems: inout [Problem]) -> PayloadListing {
+        var listing = PayloadListing()
+        listing.manifestNames = bag.files.keys.filter { !$0.contains("/") && $0.hasPrefix("manifest-") && $0.hasSuffix(".txt") }.sorted()
+        if listing.manifestNames.isEmpty {
             if let stoppedAt = bag.stoppedAt {
                 // mcpack's tag files follow the payload: an archive cut short
                 // loses them first.
@@ -34,7 +63,7 @@ enum BagRules {
                 problems.append(Problem("manifest-*.txt", "manifest", "the bag has no payload manifest"))
             }
         }
-        for name in manifestNames {
+        for name in listing.manifestNames {
             // Already reported as damaged: its lines cannot be trusted, and
             // reading none of them would call every file unlisted.
             if bag.files[name]?.damaged == true { continue }
@@ -42,7 +71,7 @@ enum BagRules {
                 problems.append(Problem(name, "manifest", "an algorithm mcpack cannot check (md5, sha1, sha256, sha512 are); its entries were not verified", severity: .warning))
                 continue
             }
-            payloadAlgorithms.append(algorithm)
+            listing.algorithms.append(algorithm)
             let entries = parseManifest(bag, decoded, name: name, algorithm: algorithm, version: version, problems: &problems)
             for path in fetched.keys.filter({ entries[$0] == nil }).sorted() {
                 problems.append(Problem(path, "fetch-unlisted", "fetch.txt names it, but \(name) does not list it; every fetched file is in every payload manifest", section: "2.2.3"))
@@ -50,54 +79,77 @@ enum BagRules {
             for path in entries.keys.filter({ !$0.hasPrefix("data/") }).sorted() {
                 problems.append(Problem(name, "manifest-path", "lists \(path), which is not under data/"))
             }
-            // Problems are few and entries many: the entries are walked as
-            // they are and only the problems sorted, by path.
-            var unlisted: [Problem] = []
-            for path in payload where entries[path] == nil {
-                if BagNames.isFinderMetadata(path) {
-                    finderFiles.insert(path)
-                    continue
-                }
-                unlisted.append(Problem(path, "complete", "not listed in \(name)"))
-            }
-            problems += unlisted.sorted { $0.path < $1.path }
-            var unreached: [String] = []
-            var listed: [Problem] = []
-            for (path, expected) in entries where path.hasPrefix("data/") {
-                guard let file = bag.files[path] else {
-                    if fetched[path] != nil {
-                        fetchAbsent.insert(path)
-                    } else if bag.stoppedAt != nil {
-                        unreached.append(path)
-                    } else {
-                        listed.append(Problem(path, "missing", "listed in \(name) but not in the bag"))
-                    }
-                    continue
-                }
-                fixity(file, expected: expected, algorithm: algorithm, manifest: name, &listed)
-            }
-            problems += listed.sorted { $0.path < $1.path }
-            unreached.sort()
-            if let stoppedAt = bag.stoppedAt, let first = unreached.first {
-                // One line, not thousands: these were never read, so nobody
-                // knows whether they are there.
-                problems.append(Problem(name, "missing", "\(unreached.count) file\(unreached.count == 1 ? "" : "s") it lists were not reached: reading stopped \(stoppedAt) (first: \(first))"))
-            }
+            problems += unlisted(payload, entries: entries, manifest: name, finderFiles: &listing.finderFiles)
+            problems += listed(bag, entries: entries, manifest: name, algorithm: algorithm, fetched: fetched, fetchAbsent: &listing.fetchAbsent)
         }
+        return listing
+    }
 
-        if let first = fetchAbsent.min() {
-            let count = fetchAbsent.count
+    /// Payload files `manifest` does not list. Problems are few and entries
+    /// many: the entries are walked as they are and only the problems
+    /// sorted, by path.
+    private static func unlisted(_ payload: [String], entries: [String: String], manifest name: String,
+                                 finderFiles: inout Set<String>) -> [Problem] {
+        var unlisted: [Problem] = []
+        for path in payload where entries[path] == nil {
+            if BagNames.isFinderMetadata(path) {
+                finderFiles.insert(path)
+                continue
+            }
+            unlisted.append(Problem(path, "complete", "not listed in \(name)"))
+        }
+        return unlisted.sorted { $0.path < $1.path }
+    }
+
+    /// The payload files `manifest` lists: each present, with its checksum.
+    private static func listed(_ bag: BagContents, entries: [String: String], manifest name: String, algorithm: DigestAlgorithm,
+                               fetched: [String: Int], fetchAbsent: inout Set<String>) -> [Problem] {
+        var unreached: [String] = []
+        var listed: [Problem] = []
+        for (path, expected) in entries where path.hasPrefix("data/") {
+            guard let file = bag.files[path] else {
+                if fetched[path] != nil {
+                    fetchAbsent.insert(path)
+                } else if bag.stoppedAt != nil {
+                    unreached.append(path)
+                } else {
+                    listed.append(Problem(path, "missing", "listed in \(name) but not in the bag"))
+                }
+                continue
+            }
+            fixity(file, expected: expected, algorithm: algorithm, manifest: name, &listed)
+        }
+        var problems = listed.sorted { $0.path < $1.path }
+        unreached.sort()
+        if let stoppedAt = bag.stoppedAt, let first = unreached.first {
+            // One line, not thousands: these were never read, so nobody
+            // knows whether they are there.
+            problems.append(Problem(name, "missing", "\(unreached.count) file\(unreached.count == 1 ? "" : "s") it lists were not reached: reading stopped \(stoppedAt) (first: \(first))"))
+        }
+        return problems
+    }
+
+    /// Fetched files not yet in the bag, and manifests only of algorithms
+    /// that no longer resist a deliberate change.
+    private static func fetchedAndAlgorithms(_ listing: PayloadListing, allowFetch: Bool, _ problems: inout [Problem]) {
+        if let first = listing.fetchAbsent.min() {
+            let count = listing.fetchAbsent.count
             problems.append(Problem("fetch.txt", "fetch-incomplete",
                                     "\(count) file\(count == 1 ? "" : "s") fetch.txt names \(count == 1 ? "is" : "are") not in the bag; the bag is incomplete, and \(count == 1 ? "its checksum" : "their checksums") cannot be checked (first: \(first))"
                                         + (allowFetch ? "" : "; --allow-fetch accepts a bag whose fetched files come later"),
                                     severity: allowFetch ? .warning : .error, section: "2.2.3"))
         }
-        if !payloadAlgorithms.isEmpty, payloadAlgorithms.allSatisfy({ $0 == .md5 || $0 == .sha1 }) {
-            problems.append(Problem(manifestNames.first ?? "manifest-*.txt", "weak-algorithm",
-                                    "only \(payloadAlgorithms.map(\.rawValue).joined(separator: " and ")), which no longer resist a deliberate change; a bag should also have a sha256 or sha512 manifest",
+        let algorithms = listing.algorithms
+        if !algorithms.isEmpty, algorithms.allSatisfy({ $0 == .md5 || $0 == .sha1 }) {
+            problems.append(Problem(listing.manifestNames.first ?? "manifest-*.txt", "weak-algorithm",
+                                    "only \(algorithms.map(\.rawValue).joined(separator: " and ")), which no longer resist a deliberate change; a bag should also have a sha256 or sha512 manifest",
                                     severity: .warning, section: "2.4"))
         }
+    }
 
+    /// Every tag manifest: its lines and the tag files' fixity, and (RFC
+    /// 8493 §2.2.1) the tag files none lists, which no checksum covers.
+    private static func tagManifests(_ bag: BagContents, _ decoded: TagText, version: String?, _ problems: inout [Problem]) {
         let tagManifests = bag.files.keys.filter { !$0.contains("/") && $0.hasPrefix("tagmanifest-") && $0.hasSuffix(".txt") }.sorted()
         var tagListed = Set<String>()
         for name in tagManifests where bag.files[name]?.damaged != true {
@@ -123,28 +175,10 @@ enum BagRules {
                 fixity(file, expected: expected, algorithm: algorithm, manifest: name, &problems)
             }
         }
-
-        // RFC 8493 §2.2.1: a tag manifest lists the tag files; one it leaves
-        // out is not covered by any checksum.
         if !tagManifests.isEmpty, bag.stoppedAt == nil {
             for path in bag.files.keys.sorted() where BagNames.isTagFile(path) && !path.hasPrefix("tagmanifest-") && !tagListed.contains(path) {
                 problems.append(Problem(path, "tag-unlisted", "a tag file no tag manifest lists, so no checksum covers it", severity: .warning, section: "2.2.1"))
             }
-        }
-        // Files fetch.txt names that are absent: their sizes are not known,
-        // so the Oxum says nothing until they come.
-        for path in finderFiles.sorted() {
-            problems.append(Problem(path, "finder-metadata", "Finder's own file, which no manifest lists: left out of the check; bagit.py calls the bag invalid while it is there (remove it with `dot_clean` or `find BAG -name .DS_Store -delete`)", severity: .warning))
-        }
-        if fetchAbsent.isEmpty { oxum(bag, decoded, payload: payload.filter { !finderFiles.contains($0) }, &problems) }
-        collisions(payload, &problems)
-        // The section of RFC 8493 each older rule comes from, for those
-        // that do not give their own.
-        return problems.map { problem in
-            guard problem.section == nil, let section = sections[problem.rule] else { return problem }
-            var named = problem
-            named.section = section
-            return named
         }
     }
 

@@ -26,29 +26,60 @@ public enum ProfileRules {
         }
     }
 
-    /// The MIME types a serialized bag's name gives: a compressed tar is
-    /// its compression's type, and also the tar it holds (what Python's
-    /// mimetypes, and so bagit-profile, call it).
+    /// The MIME types a serialized bag's name gives, whatever its case.
     static func mediaTypes(_ path: String) -> [String] {
-        let name = path.lowercased()
-        if name.hasSuffix(".zip") { return ["application/zip"] }
-        if name.hasSuffix(".tar") { return ["application/x-tar"] }
-        if name.hasSuffix(".tar.gz") || name.hasSuffix(".tgz") { return ["application/gzip", "application/x-gzip", "application/x-tar"] }
-        if name.hasSuffix(".tar.zst") { return ["application/zstd", "application/x-tar"] }
-        return []
+        ArchiveFormat.named(path.lowercased())?.format.mediaTypes ?? []
     }
 
     static func check(_ bag: BagContents, profile: BagItProfile, path: String, serialized: Bool) -> [Problem] {
-        var problems: [Problem] = []
-        func problem(_ file: String, _ rule: String, _ message: String) {
-            problems.append(Problem(file, "profile-" + rule, message))
-        }
-        let profileName = "profile \(profile.info.identifier)"
-        let bagitText = bag.files["bagit.txt"]?.data.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let declaration = BagInfo.labels(bagitText)
-        let decoded = TagText(encoding: declaration.first { $0.0 == "Tag-File-Character-Encoding" }?.1)
+        var check = ProfileCheck(bag: bag, profile: profile, path: path, serialized: serialized)
+        check.bagInfo()
+        check.manifests()
+        check.fetchAndSerialization()
+        check.bagItVersion()
+        check.tagFiles()
+        check.payloadFiles()
+        return check.problems
+    }
 
-        // bag-info.txt: the profile's own identifier, then each field's rule.
+    /// A glob as the profile writes it, matched as Python's fnmatch does
+    /// (`*` crosses `/`).
+    static func matches(_ path: String, _ pattern: String) -> Bool {
+        Wildcard.matches(path, pattern: pattern)
+    }
+}
+
+/// One bag against one profile, rule by rule, each problem `profile-...`.
+private struct ProfileCheck {
+    let bag: BagContents
+    let profile: BagItProfile
+    let path: String
+    let serialized: Bool
+    let profileName: String
+    /// bagit.txt's labels.
+    let declaration: [(String, String)]
+    let decoded: TagText
+    private(set) var problems: [Problem] = []
+
+    init(bag: BagContents, profile: BagItProfile, path: String, serialized: Bool) {
+        self.bag = bag
+        self.profile = profile
+        self.path = path
+        self.serialized = serialized
+        profileName = "profile \(profile.info.identifier)"
+        let bagitText = bag.files["bagit.txt"]?.data.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        declaration = BagInfo.labels(bagitText)
+        decoded = TagText(encoding: declaration.first { $0.0 == "Tag-File-Character-Encoding" }?.1)
+    }
+
+    private mutating func problem(_ file: String, _ rule: String, _ message: String) {
+        problems.append(Problem(file, "profile-" + rule, message))
+    }
+
+    private func matches(_ path: String, _ pattern: String) -> Bool { ProfileRules.matches(path, pattern) }
+
+    /// bag-info.txt: the profile's own identifier, then each field's rule.
+    mutating func bagInfo() {
         if let data = bag.files["bag-info.txt"]?.data {
             let labels = BagInfo.labels(String(decoding: decoded.utf8(data) ?? data, as: UTF8.self))
             var values: [String: [String]] = [:]
@@ -75,8 +106,10 @@ public enum ProfileRules {
         } else {
             problem("bag-info.txt", "bag-info", "missing; the profile's fields are in bag-info.txt")
         }
+    }
 
-        // Manifests and tag manifests: required present, present allowed.
+    /// Manifests and tag manifests: required present, present allowed.
+    mutating func manifests() {
         let topNames = bag.files.keys.filter { !$0.contains("/") }
         func algorithms(_ prefix: String) -> [String] {
             topNames.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".txt") }.map { String($0.dropFirst(prefix.count).dropLast(4)) }.sorted()
@@ -96,8 +129,10 @@ public enum ProfileRules {
                 }
             }
         }
+    }
 
-        // fetch.txt.
+    /// fetch.txt, and whether and how the bag may be serialized.
+    mutating func fetchAndSerialization() {
         let hasFetch = bag.files["fetch.txt"] != nil
         if profile.allowFetch == false && hasFetch { problem("fetch.txt", "fetch", "the profile does not allow fetch.txt") }
         if profile.fetchRequired == true && !hasFetch { problem("fetch.txt", "fetch", "missing; the profile requires fetch.txt") }
@@ -109,21 +144,25 @@ public enum ProfileRules {
         default: break
         }
         if serialized, profile.serialization != .forbidden, let accepted = profile.acceptSerialization {
-            let types = mediaTypes(path)
+            let types = ProfileRules.mediaTypes(path)
             if !types.contains(where: accepted.contains) {
                 problem(path, "serialization", "\(types.first ?? "an archive of unknown type") is not a serialization the profile accepts (\(accepted.joined(separator: ", ")))")
             }
         }
+    }
 
-        // The BagIt version.
+    /// The BagIt version bagit.txt declares.
+    mutating func bagItVersion() {
         if let accepted = profile.acceptBagItVersion {
             let version = declaration.first { $0.0 == "BagIt-Version" }?.1 ?? "none"
             if !accepted.contains(version) {
                 problem("bagit.txt", "bagit-version", "BagIt-Version \(version) is not one the profile accepts (\(accepted.joined(separator: ", ")))")
             }
         }
+    }
 
-        // Tag files other than the ones BagIt itself defines.
+    /// Tag files other than the ones BagIt itself defines.
+    mutating func tagFiles() {
         let standard = ["bagit.txt", "bag-info.txt", "fetch.txt"]
         let tagFiles = bag.files.keys.filter {
             BagNames.isTagFile($0) && !standard.contains($0)
@@ -141,8 +180,10 @@ public enum ProfileRules {
                 problem(file, "tag-files", "a tag file the profile does not allow (\(allowed.joined(separator: ", ")))")
             }
         }
+    }
 
-        // Payload files.
+    /// Payload files: required, allowed, or none at all.
+    mutating func payloadFiles() {
         let payload = bag.files.keys.filter { $0.hasPrefix("data/") }.sorted()
         for required in profile.payloadFilesRequired ?? [] where !payload.contains(where: { matches($0, required) }) {
             problem(required, "payload-files", "missing; the profile requires this payload file")
@@ -161,12 +202,5 @@ public enum ProfileRules {
                 problem("data/", "data-empty", "the profile requires an empty payload (no file, or one of zero bytes); it has \(files.count) file\(files.count == 1 ? "" : "s")")
             }
         }
-        return problems
-    }
-
-    /// A glob as the profile writes it, matched as Python's fnmatch does
-    /// (`*` crosses `/`).
-    static func matches(_ path: String, _ pattern: String) -> Bool {
-        Wildcard.matches(path, pattern: pattern)
     }
 }

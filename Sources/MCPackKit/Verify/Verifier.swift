@@ -99,7 +99,7 @@ public enum Verifier {
             // A stream cut short is already `truncated`; say it once.
             if let problem = found[1], contents.complete { problems.append(problem) }
             let stem = (path as NSString).lastPathComponent
-            let expectedTop = [".zip", ".tar.gz", ".tar.zst", ".tgz", ".tar"].first { stem.hasSuffix($0) }.map { String(stem.dropLast($0.count)) }
+            let expectedTop = ArchiveFormat.named(stem)?.stem
             // A bundle mcpack made states its name and version, compared below
             // with the file name's (rule `version`) when the name states them.
             if let top = contents.top, let expectedTop, top != expectedTop, !VersionRules.isMCPackBag(contents) {

@@ -31,8 +31,6 @@ enum VersionRules {
         var inside: Bool
     }
 
-    static let archiveSuffixes = [".zip", ".tar.gz", ".tar.zst", ".tgz", ".tar"]
-
     /// A bag mcpack made says which bundle it is: a bag of anyone else's
     /// states no name or version in the places compared here.
     static func isMCPackBag(_ contents: BagContents) -> Bool {
@@ -76,8 +74,7 @@ enum VersionRules {
             }
         }
         if !isDirectory {
-            var stem = given.lastPathComponent
-            if let suffix = archiveSuffixes.first(where: { stem.hasSuffix($0) }) { stem.removeLast(suffix.count) }
+            var stem = ArchiveFormat.named(given.lastPathComponent)?.stem ?? given.lastPathComponent
             // A browser saving a second copy adds " (1)": the name still states it.
             if let copy = stem.range(of: #" \(\d+\)$"#, options: .regularExpression) { stem.removeSubrange(copy) }
             let (name, version) = split(stem)

@@ -124,7 +124,7 @@ extension BagItProfile {
         profile.fetchRequired = false
         profile.dataEmpty = false
         profile.serialization = .optional
-        profile.acceptSerialization = ["application/zip", "application/x-tar", "application/gzip", "application/zstd"]
+        profile.acceptSerialization = ArchiveFormat.allCases.map(\.mediaType)
         profile.acceptBagItVersion = ["1.0"]
         profile.tagFilesRequired = [tagFileName]
         profile.tagFilesAllowed = [tagFileName]

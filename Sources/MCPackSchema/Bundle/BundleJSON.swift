@@ -26,19 +26,63 @@ public enum BundleJSON {
         enum CodingKeys: String, CodingKey { case name, version, title, sourceDate = "source_date" }
     }
 
-    /// What verify and diff read of any bundle.json, leniently: a field
-    /// missing from an older or damaged file is nil, not a failure.
-    public struct Head: Decodable, Sendable {
+    /// bundle.json's head, as the builder writes it and verify, diff and
+    /// the app read it. Read leniently: a field missing from an older or
+    /// damaged file is nil, not a failure, and the two fields no rule
+    /// reads (`schema`, `libraries`) are nil when malformed too.
+    public struct Head: Codable, Sendable {
+        public var schema: Int?
         public var mcpack: String?
         public var bundle: Info?
+        /// The libraries whose versions the archive's bytes depend on, as
+        /// each reports itself at run time: the same inputs give the same
+        /// bytes only with the same versions, so a receiver comparing two
+        /// builds can tell a changed library from a changed input.
+        public var libraries: [String: String]?
+        public var components: Components?
+        /// bundle.toml and every input file read, in byte order of their paths.
         public var inputs: [SourceFile]?
-        /// Present when `components` is an object.
-        public var components: ObjectPresence?
+
+        public init(mcpack: String, bundle: Info, libraries: [String: String], components: Components, inputs: [SourceFile]) {
+            schema = BundleJSON.schema
+            self.mcpack = mcpack
+            self.bundle = bundle
+            self.libraries = libraries
+            self.components = components
+            self.inputs = inputs
+        }
+
+        enum CodingKeys: String, CodingKey { case schema, mcpack, bundle, libraries, components, inputs }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            schema = try? container.decodeIfPresent(Int.self, forKey: .schema)
+            mcpack = try container.decodeIfPresent(String.self, forKey: .mcpack)
+            bundle = try container.decodeIfPresent(Info.self, forKey: .bundle)
+            libraries = try? container.decodeIfPresent([String: String].self, forKey: .libraries)
+            components = try container.decodeIfPresent(Components.self, forKey: .components)
+            inputs = try container.decodeIfPresent([SourceFile].self, forKey: .inputs)
+        }
     }
 
-    /// Decodes only when the value is a JSON object.
-    public struct ObjectPresence: Decodable, Sendable {
-        public init(from decoder: Decoder) throws { _ = try decoder.container(keyedBy: AnyKey.self) }
+    /// Each input's record by its component name, in the input's own
+    /// `Codable` type, which only the builder knows all of: written whole,
+    /// read back only as there (an object), each record then decoded by
+    /// whoever knows its type, with `component(_:named:from:)`.
+    public struct Components: Codable, Sendable {
+        public var records: [String: any Encodable & Sendable]
+
+        public init(_ records: [String: any Encodable & Sendable]) { self.records = records }
+
+        public init(from decoder: Decoder) throws {
+            _ = try decoder.container(keyedBy: AnyKey.self)
+            records = [:]
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: AnyKey.self)
+            for (name, record) in records { try container.encode(record, forKey: AnyKey(name)) }
+        }
     }
 
     /// One component's record, decoded as `type`; nil when the file has no

@@ -52,7 +52,7 @@ import Testing
         #expect(report["results"] as? Int == 24 + 1 + 4 * sizes, "\(report)")
         #expect(report["level"] as? String == "LEVEL_0")
 
-        // And its command line, as the README tells a user to run it.
+        // And its command line, as docs/guide/iiif.md tells a user to run it.
         let cli = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("iiif-validator")
         let process = Process()
         process.executableURL = cli

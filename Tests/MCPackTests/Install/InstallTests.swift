@@ -23,6 +23,7 @@ import Testing
         "share/man/man1/mcpack.init.1",
         "share/man/man1/mcpack.preview.1",
         "share/man/man1/mcpack.publish.1",
+        "share/man/man1/mcpack.pull.1",
         "share/man/man1/mcpack.sign.1",
         "share/man/man1/mcpack.verify.1",
         "share/zsh/site-functions/_mcpack",

@@ -4,7 +4,7 @@ import Testing
 
 /// `verify --profile` against PyPI's bagit-profile (1.3.1), the validator
 /// archives run: mcpack's bags follow mcpack's profile by both, and on
-/// small bags each breaking one kind of rule, both say no, or the README
+/// small bags each breaking one kind of rule, both say no, or docs/reference/bagit-profile.md
 /// says why they differ.
 @Suite struct ProfileTests {
     static let repository = URL(fileURLWithPath: #filePath)
@@ -179,7 +179,7 @@ import Testing
     }
 
     /// Rules of BagIt Profiles 1.4.0 that bagit-profile 1.3.1 does not
-    /// check (the README says so): mcpack refuses, bagit-profile accepts.
+    /// check (docs/reference/bagit-profile.md says so): mcpack refuses, bagit-profile accepts.
     @Test(arguments: [
         ("a payload file not allowed", "profile-payload-files"),
         ("the required payload file missing", "profile-payload-files"),
@@ -201,7 +201,7 @@ import Testing
         let verdict = try Self.judge(bag, profile: profile)
         #expect(verdict.status == 1, "\(breaking): exit \(verdict.status)")
         #expect(verdict.rules == [rule], "\(breaking): \(verdict.rules)")
-        #expect(verdict.ok, "\(breaking): bagit-profile now checks it (\(verdict.errors)): say so in the README")
+        #expect(verdict.ok, "\(breaking): bagit-profile now checks it (\(verdict.errors)): say so in docs/reference/bagit-profile.md")
     }
 
     @Test func aFileThatIsNoProfileIsRefusedByName() throws {

@@ -4,7 +4,7 @@ import Imaging
 
 extension CategoriesInput {
     /// Every category icon is decoded: kept whole.
-    static func verifyKeeps(_ path: String) -> VerifyKeeps { .whole }
+    static func verifyKeeps(_ path: String) -> BagReader.Keep.Bytes { .whole }
 
     /// The catalog's Category1 ... CategoryN image sets match categories.json
     /// (in a bag made before the catalog: categories/1.png ... N.png).

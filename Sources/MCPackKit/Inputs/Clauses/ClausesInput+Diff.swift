@@ -32,7 +32,7 @@ extension ClausesInput {
             ]
             for (field, describe) in fields where describe(was) != describe(clause) {
                 var change = Change(component, "changed", clause: clause.id, field: field, old: describe(was), new: describe(clause))
-                if field == "overlays" { change.rectangles = RectangleChange(old: was.overlays.map(\.values), new: clause.overlays.map(\.values)) }
+                if field == "overlays" { change.rectangles = RectangleChange(old: was.overlays, new: clause.overlays) }
                 changes.append(change)
             }
         }

@@ -8,11 +8,11 @@ extension DocumentInput {
     /// header, a PNG's IHDR, a WebP's size; mcpack's tiles carry no metadata
     /// before it) for the size each must have: 17,000 tiles must cost
     /// little. Deep Zoom tiles need only their digests, the .dzi all of it.
-    static func verifyKeeps(_ path: String) -> VerifyKeeps {
+    static func verifyKeeps(_ path: String) -> BagReader.Keep.Bytes {
         // The descriptor is read whole: its rules count the tiles it implies.
         if isSampleTile(path) || path.lowercased().hasSuffix(".dzi") { return .whole }
         // data/document/<name>/<region>/<size>/0/default.<ext>
-        return path.utf8.count { $0 == UInt8(ascii: "/") } == 6 ? .head(1024) : .digests
+        return path.utf8.count { $0 == UInt8(ascii: "/") } == 6 ? .head(1024) : .digestsOnly
     }
 
     /// Each pyramid (Deep Zoom or IIIF) holds every tile its descriptor

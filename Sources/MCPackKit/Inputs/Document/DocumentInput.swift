@@ -254,7 +254,7 @@ enum DocumentInput: BundleInput {
             var paths = [layout.descriptorPath] + iiif.tiles.map { folder + $0.path }
             paths.append(folder + iiif.fullMaxPath)
             paths += (iiif.info(id: "").sizes ?? []).map { folder + iiif.fullPath($0) }
-            return paths.sorted { $0.precedesInByteOrder($1) }
+            return paths.sorted { $0.precedesInUTF8Order($1) }
         }
         let geometry = layout.geometry
         // dzsave saves a level's tile row once the row of the level above

@@ -4,7 +4,7 @@ import Imaging
 
 extension IconsInput {
     /// Every icon is decoded (its size, its alpha, its bands): kept whole.
-    static func verifyKeeps(_ path: String) -> VerifyKeeps { .whole }
+    static func verifyKeeps(_ path: String) -> BagReader.Keep.Bytes { .whole }
 
     /// The icon set holds the icons bundle.json lists, and its pictures are
     /// 8-bit sRGB (or grey); Xcode's own rules for the set (sizes, files,

@@ -11,8 +11,8 @@ import Imaging
 /// every size of one universal iOS set (IconSlot), made from the master
 /// with lanczos3.
 ///
-/// What each appearance may hold follows Apple's rules (README, "The app
-/// icon"): the default icon is opaque (the App Store refuses an icon with
+/// What each appearance may hold follows Apple's rules (docs/guide/images.md,
+/// "The asset catalog"): the default icon is opaque (the App Store refuses an icon with
 /// alpha, ITMS-90717); the dark icon may keep a transparent background,
 /// which the system fills with its dark background; the tinted icon is an
 /// opaque grey picture the system tints, so a coloured one is made grey.

@@ -5,8 +5,8 @@ import Imaging
 extension LaunchInput {
     /// A launch PNG's header, with room for an ICC profile (iCCP) before
     /// its pixels: 40 screen-sized PNGs are too many to hold whole.
-    static func verifyKeeps(_ path: String) -> VerifyKeeps {
-        path.lowercased().hasSuffix(".png") ? .head(256 << 10) : .digests
+    static func verifyKeeps(_ path: String) -> BagReader.Keep.Bytes {
+        path.lowercased().hasSuffix(".png") ? .head(256 << 10) : .digestsOnly
     }
 
     /// Every screen bundle.json lists has its background crop and preview at

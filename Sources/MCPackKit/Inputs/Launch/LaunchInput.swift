@@ -113,7 +113,7 @@ enum LaunchInput: BundleInput {
         let entry: WorkCache.Entry
         do {
             entry = try env.cache("launch").entry(key, damage: { env.report(.note($0)) }) { folder in
-                try make(in: folder, background: background.image, text: plan.text.image, textSize: plan.textSize, lanes: env.lanes)
+                try make(in: folder, background: background.image, text: plan.text.image, textSize: plan.textSize, workers: env.workers)
             }
         } catch {
             throw env.failure(background.source.path, "cannot make the launch layers: \(error)")
@@ -174,7 +174,7 @@ enum LaunchInput: BundleInput {
         AssetCatalogContents.Image(filename: scale == 1 ? "LaunchText.png" : "LaunchText@\(scale)x.png", idiom: "universal", scale: "\(scale)x")
     })
 
-    private static func make(in folder: URL, background: Image, text: Image, textSize: (Int) -> (width: Int, height: Int), lanes: Int) throws {
+    private static func make(in folder: URL, background: Image, text: Image, textSize: (Int) -> (width: Int, height: Int), workers: Int) throws {
         let catalog = folder.appendingPathComponent("catalog")
         let textSet = catalog.appendingPathComponent("\(AssetCatalog.launchText).imageset")
         let backgroundSet = catalog.appendingPathComponent("\(AssetCatalog.launchBackground).imageset")
@@ -195,7 +195,7 @@ enum LaunchInput: BundleInput {
         try JSON.encode(AssetCatalogContents(images: [AssetCatalogContents.Image(filename: "LaunchBackground.png", idiom: "universal")]))
             .write(to: backgroundSet.appendingPathComponent("Contents.json"))
 
-        // `lanes` screen sizes at a time (the builder gives the second core
+        // `workers` screen sizes at a time (the builder gives the second core
         // once the tiling is done): each PNG's deflate runs on one core, and
         // more at once would cost some 25 MB each of the memory budget. A
         // square background (the usual kind, as it must fill both
@@ -210,18 +210,18 @@ enum LaunchInput: BundleInput {
         let texts = scaledText
         let failures = LockedArray<Error?>(repeating: nil, count: sizes.count)
         let square = srgbBackground.width == srgbBackground.height
-        // Largest first, each to the lane with the least work so far, so
-        // the lanes end together (every other size left one lane 20% longer).
-        var lanePlan = Array(repeating: [Int](), count: lanes)
-        var load = Array(repeating: 0, count: lanes)
+        // Largest first, each to the worker with the least work so far, so
+        // the workers end together (every other size left one worker 20% longer).
+        var workPlan = Array(repeating: [Int](), count: workers)
+        var load = Array(repeating: 0, count: workers)
         for index in sizes.indices.sorted(by: { sizes[$0].width * sizes[$0].height > sizes[$1].width * sizes[$1].height }) {
-            let lane = load.indices.min { load[$0] < load[$1] }!
-            lanePlan[lane].append(index)
-            load[lane] += sizes[index].width * sizes[index].height
+            let worker = load.indices.min { load[$0] < load[$1] }!
+            workPlan[worker].append(index)
+            load[worker] += sizes[index].width * sizes[index].height
         }
-        let plan = lanePlan
-        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-            for index in plan[lane] {
+        let plan = workPlan
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in plan[worker] {
                 let size = sizes[index]
                 do {
                     let side = max(size.width, size.height)

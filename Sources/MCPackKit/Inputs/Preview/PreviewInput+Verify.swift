@@ -3,7 +3,7 @@ import MCPackSchema
 
 extension PreviewInput {
     /// The page and its script and style are read for their references.
-    static func verifyKeeps(_ path: String) -> VerifyKeeps { .whole }
+    static func verifyKeeps(_ path: String) -> BagReader.Keep.Bytes { .whole }
 
     /// The page refers only to files in the bag, shows every icon and
     /// launch preview the bag holds, and its data (the clauses and

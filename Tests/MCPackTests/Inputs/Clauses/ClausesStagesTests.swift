@@ -53,7 +53,7 @@ import Testing
         let changes = Self.diff(Self.document("t"), Self.document("t", overlay: [12, 20, 30, 40]))
         var moved = Change("clauses", "changed", clause: "39", field: "overlays", old: "[10, 20, 30, 40]", new: "[12, 20, 30, 40]")
         // The rectangles themselves, for a report to draw both.
-        moved.rectangles = RectangleChange(old: [[10, 20, 30, 40]], new: [[12, 20, 30, 40]])
+        moved.rectangles = RectangleChange(old: [PixelRect(x: 10, y: 20, width: 30, height: 40)], new: [PixelRect(x: 12, y: 20, width: 30, height: 40)])
         #expect(changes == [moved])
     }
 

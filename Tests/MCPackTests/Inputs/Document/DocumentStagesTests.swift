@@ -22,9 +22,9 @@ import Testing
     /// size it checks.
     @Test func verifyKeepsSampleTilesWholeAndHeadersOfTheRest() {
         let keeps = [
-            "data/document/master_files/12/0_0.jpeg": VerifyKeeps.whole,
-            "data/document/master_files/12/1_0.jpeg": .digests,
-            "data/document/master_files/12/10_0.jpeg": .digests,
+            "data/document/master_files/12/0_0.jpeg": BagReader.Keep.Bytes.whole,
+            "data/document/master_files/12/1_0.jpeg": .digestsOnly,
+            "data/document/master_files/12/10_0.jpeg": .digestsOnly,
             "data/document/master/0,0,1024,1024/254,254/0/default.jpg": .whole,
             "data/document/master/1024,0,1024,1024/254,254/0/default.jpg": .head(1024),
             "data/document/master/full/max/0/default.jpg": .head(1024),
@@ -32,7 +32,7 @@ import Testing
             "data/document/master/info.json": .whole,
             "data/\(AssetCatalog.appIconSet)/AppIcon.png": .whole,
             "data/launch/screens/2048x2732.png": .head(256 << 10),
-            "data/launch/Launch.storyboard": .digests,
+            "data/launch/Launch.storyboard": .digestsOnly,
             "bagit.txt": .whole,
         ]
         for (path, expected) in keeps {
