@@ -204,7 +204,7 @@ let package = Package(
 if Context.environment["MCPACK_FUZZ"] == "1" {
     package.targets += [
         .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
-        .executableTarget(name: "mcpack-fuzz", dependencies: ["MCPackKit", "Archiving", "CLibFuzzer"], path: "Fuzz/mcpack-fuzz",
+        .executableTarget(name: "mcpack-fuzz", dependencies: ["MCPackKit", "MCPackReader", "Archiving", "CLibFuzzer"], path: "Fuzz/mcpack-fuzz",
                           linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
     ]
 }

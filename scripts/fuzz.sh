@@ -61,7 +61,7 @@ if [ "$(uname -s)" != Linux ]; then
 fi
 
 seconds="${FUZZ_SECONDS:-120}"
-targets="${FUZZ_TARGETS:-bundle-toml clauses-toml manifest bag-info archive png-check minisign-signature minisign-key sshsig sshsig-blob ssh-key ssh-private-key allowed-signers bagit-profile icon-json}"
+targets="${FUZZ_TARGETS:-bundle-toml clauses-toml manifest bag-info archive png-check minisign-signature minisign-key sshsig sshsig-blob ssh-key ssh-private-key allowed-signers bagit-profile icon-json channel}"
 leaks="${FUZZ_LEAKS:-0}"
 
 say() { printf '\n== %s\n' "$*"; }

@@ -59,7 +59,7 @@ enum Seeds {
         }
         try fm.createDirectory(at: root.appendingPathComponent("archive"), withIntermediateDirectories: true)
         let mtime = 1_434_326_400 // 2015-06-15, mcpack's default source date
-        for format in ArchiveFormat.allCases {
+        for format in ArchiveFormat.built {
             let name = "\(top).\(format.fileExtension)"
             _ = try bag.write(to: root.appendingPathComponent("archive/\(name)").path, format: format, mtime: mtime)
         }
@@ -70,6 +70,7 @@ enum Seeds {
         try put("icon-json", "icon.json", Data(iconJSON.utf8))
         try put("icon-json", "platforms-shared.json", Data(#"{ "groups" : [ { "layers" : [ { "image-name" : "seal.png", "name" : "seal" }, { "image-name" : "mark.svg", "hidden" : true } ] } ], "supported-platforms" : { "circles" : [ "watchOS" ], "squares" : "shared" } }"#.utf8))
         try SignatureSeeds.write(root: root, keys: keys)
+        try ChannelKeySeeds.write(root: root)
         print("seeded \(root.path): \(payload.count) payload files of the example kept in the slim bag")
     }
 

@@ -13,7 +13,7 @@ struct FuzzTarget: @unchecked Sendable {
 
     static let all: [FuzzTarget] = [bundleTOML, clausesTOML, manifest, bagInfo, archive, pngCheck,
                                     minisignSignature, minisignKey, sshsig, sshsigBlob, sshKey, sshPrivateKey, allowedSigners,
-                                    bagitProfile, iconJSON]
+                                    bagitProfile, iconJSON, channel]
 
     // MARK: TOML loaders
 
