@@ -175,6 +175,29 @@ import Testing
         #expect(try publishing.installedVersion(pulling) == "1.1.0")
     }
 
+    @Test func anOpenBundleKeepsItsVersionAndThePreviousOneCanComeBack() throws {
+        let pulling = try Pulling.make()
+        let publishing = pulling.publishing
+        #expect(try pulling.pull().0.status == 0)
+        // Opened through the link, as an app opens BundleStore.link.
+        let opened = try KioskBundle(folder: publishing.url("kiosk"))
+        #expect(try publishing.publish([Publishing.v2]).0.status == 0)
+        #expect(try pulling.pull().0.status == 0)
+        #expect(opened.version == "1.0.0" && opened.folder.lastPathComponent == "test-bundle-1.0.0")
+        #expect(FileManager.default.fileExists(atPath: opened.folder.appendingPathComponent(BundleJSON.path).path), "the version on screen was removed")
+        #expect(try KioskBundle(folder: publishing.url("kiosk")).version == "1.1.0")
+
+        let store = BundleStore(folder: publishing.url("kiosk.mcpack"), link: publishing.url("kiosk"))
+        #expect(try store.rollBack().lastPathComponent == "test-bundle-1.0.0")
+        #expect(try pulling.installed() == publishing.contents(Publishing.v1))
+        #expect(try pulling.verifies())
+        // 1.1.0 was installed once: not again, unless asked.
+        let (again, json) = try pulling.pull()
+        #expect(again.status == 1 && (json["problems"] as? [String] ?? []).joined().contains("not newer than 1.1.0"), "\(again.stdout)")
+        let (asked, askedJSON) = try pulling.pull(["--allow-rollback"])
+        #expect(asked.status == 0 && askedJSON["version"] as? String == "1.1.0", "\(asked.stdout)\(asked.stderr)")
+    }
+
     @Test func anExpiredIndexAndAFullDiskAreRefusedBeforeAnyFile() async throws {
         let pulling = try Pulling.make()
         let publishing = pulling.publishing
