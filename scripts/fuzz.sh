@@ -30,8 +30,11 @@
 #   keys/       the run's OpenSSH keys (ssh-keygen) and allowed_signers
 #   work/T/     what libFuzzer added to target T's corpus (kept between runs)
 #   findings/   inputs that crashed, hung or tripped AddressSanitizer
-#   runs.tsv    one line per target run: date, target, seconds, executions,
-#               findings (scripts/fuzz.sh --total sums it for the docs)
+# Fuzz/runs.tsv, which is committed, gets one line per target run: date,
+# target, seconds, executions, findings, host. An issue's hour of fuzzing is
+# summed over many runs and sessions (scripts/fuzz.sh --total), so the record
+# lives with the code rather than in a build folder a new checkout lacks.
+# Lines starting with # are notes.
 # Fuzz/regressions/T/ holds inputs that once found a bug; they are replayed
 # first here, and by the test suite (FuzzRegressionTests) in make test.
 #
@@ -43,11 +46,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scratch=.build-fuzz
-runs="$scratch/runs.tsv"
+runs=Fuzz/runs.tsv
 
 if [ "${1:-}" = "--total" ]; then
   [ -f "$runs" ] || { echo "no fuzz runs recorded in $runs"; exit 0; }
-  awk -F'\t' '{ s[$2] += $3; e[$2] += $4; f[$2] += $5; S += $3; E += $4; F += $5 }
+  awk -F'\t' '/^#/ { next } { s[$2] += $3; e[$2] += $4; f[$2] += $5; S += $3; E += $4; F += $5 }
     END { for (t in s) printf "%-18s %8.2f h %14d executions %4d findings\n", t, s[t] / 3600, e[t], f[t] | "sort"; close("sort");
           printf "%-18s %8.2f h %14d executions %4d findings\n", "total", S / 3600, E, F }' "$runs"
   exit 0
@@ -133,7 +136,7 @@ for target in $targets; do
   rate=$(grep -o 'exec/s: [0-9]*' "$log" | tail -1 | awk '{print $2}')
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | awk '{print $2}')
   printf '%-18s %8s %12s %8s %8s %9s\n' "$target" "$seconds" "${execs:-0}" "${rate:-0}" "${cov:-0}" "$found"
-  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "${execs:-0}" "$found" >>"$runs"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "${execs:-0}" "$found" "$(uname -n)" >>"$runs"
   [ "$found" -eq 0 ] || status=1
 done
 
