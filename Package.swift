@@ -114,13 +114,18 @@ let package = Package(
         // reproducible. Foundation only, so an iOS app can link it.
         .target(name: "MCPackSchema"),
 
-        // The domain, on the schema and the C boundary: the bag (floor 2:
-        // one reader, one writer), the inputs (floor 3: one folder each),
+        // Floor 2, the bag: the one reader of bags (an archive of any format
+        // or a folder, its safety rules and limits applied once) and the one
+        // writer. It sees the schema and the boundaries, nothing above, so
+        // the compiler refuses a line that reaches up into the inputs.
+        .target(name: "MCPackBag", dependencies: ["MCPackSchema", "Archiving", "Hashing", "FileIO"]),
+
+        // The domain over the bag: the inputs (floor 3: one folder each),
         // and build, verify, diff, drift and preview as loops over them.
         .target(
             name: "MCPackKit",
             dependencies: [
-                "MCPackSchema", "Imaging", "Archiving", "Hashing", "Signing", "FileIO", "MCPackTemplates", "SwiftLiteral",
+                "MCPackSchema", "MCPackBag", "Imaging", "Archiving", "Hashing", "Signing", "FileIO", "MCPackTemplates", "SwiftLiteral",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -148,7 +153,7 @@ let package = Package(
 
         // Unit tests of the kit, and end-to-end runs of the built binary
         // (which `swift test` builds first, as a product of the package).
-        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "MCPackSchema", "MCPackReader", "CZlib", "Imaging", "ImagingTestSupport", "Archiving", "Hashing", "Signing",
+        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "MCPackBag", "MCPackSchema", "MCPackReader", "CZlib", "Imaging", "ImagingTestSupport", "Archiving", "Hashing", "Signing",
                                                         "FileIO", "SwiftLiteral", "mcpack-build-stop", "toml-crash-probe"]),
 
         // The schema on its own: it links Foundation and nothing else.
@@ -156,7 +161,7 @@ let package = Package(
 
         // The reader on small bundles mcpack builds in the tests; libvips
         // (Imaging) decodes the tiles it chooses, to compare with the master.
-        .testTarget(name: "MCPackReaderTests", dependencies: ["MCPackReader", "MCPackSchema", "MCPackKit", "Imaging", "ImagingTestSupport"]),
+        .testTarget(name: "MCPackReaderTests", dependencies: ["MCPackReader", "MCPackSchema", "MCPackKit", "MCPackBag", "Imaging", "ImagingTestSupport"]),
 
         // What an app writes: a test that imports MCPackReader alone and
         // names every type of its API through it.
@@ -204,7 +209,7 @@ let package = Package(
 if Context.environment["MCPACK_FUZZ"] == "1" {
     package.targets += [
         .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
-        .executableTarget(name: "mcpack-fuzz", dependencies: ["MCPackKit", "MCPackReader", "Archiving", "CLibFuzzer"], path: "Fuzz/mcpack-fuzz",
+        .executableTarget(name: "mcpack-fuzz", dependencies: ["MCPackKit", "MCPackBag", "MCPackReader", "Archiving", "CLibFuzzer"], path: "Fuzz/mcpack-fuzz",
                           linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
     ]
 }

@@ -1,6 +1,7 @@
 import Archiving
 import Foundation
 import MCPackSchema
+@testable import MCPackBag
 @testable import MCPackKit
 
 /// The seed corpora, made from the example project and its built archive,

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import ImagingTestSupport
+@testable import MCPackBag
 @testable import MCPackKit
 import MCPackReader
 

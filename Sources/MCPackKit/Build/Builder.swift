@@ -1,3 +1,4 @@
+import MCPackBag
 import Archiving
 import FileIO
 import Foundation

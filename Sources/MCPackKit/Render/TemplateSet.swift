@@ -1,4 +1,5 @@
 import Foundation
+import MCPackSchema
 import MCPackTemplates
 import Mustache
 

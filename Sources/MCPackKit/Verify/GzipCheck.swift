@@ -1,3 +1,4 @@
+import MCPackBag
 import Foundation
 
 /// The gzip trailer of a .tar.gz: its CRC-32 and length. libarchive's gzip

@@ -1,3 +1,5 @@
+import MCPackBag
+
 /// One finding of `mcpack verify`: where, which rule, what.
 public struct Problem: Sendable, Codable, Equatable, CustomStringConvertible {
     public enum Severity: String, Sendable, Codable { case error, warning }

@@ -1,3 +1,4 @@
+import MCPackBag
 import FileIO
 import Foundation
 import MCPackSchema

@@ -1,6 +1,7 @@
 import Archiving
 import Foundation
 import Hashing
+@testable import MCPackBag
 @testable import MCPackKit
 import MCPackSchema
 import Testing

@@ -5,6 +5,7 @@ import FoundationXML
 import MCPackSchema
 import Imaging
 import ImagingTestSupport
+@testable import MCPackBag
 @testable import MCPackKit
 import Testing
 

@@ -1,3 +1,4 @@
+import MCPackBag
 import Foundation
 import MCPackSchema
 import Imaging

@@ -1,5 +1,6 @@
 import Foundation
 import MCPackSchema
+@testable import MCPackBag
 @testable import MCPackKit
 import Testing
 

@@ -6,21 +6,21 @@ import Hashing
 
 /// A file the archive was to copy (from the work cache) is missing, or is
 /// not the file whose hash the manifest already holds.
-struct SourceFileChanged: Error, CustomStringConvertible {
-    let path: String
-    let reason: String
+package struct SourceFileChanged: Error, CustomStringConvertible {
+    package let path: String
+    package let reason: String
 
-    var description: String { "\(path) \(reason); it changed while the archive was being written: build again" }
+    package var description: String { "\(path) \(reason); it changed while the archive was being written: build again" }
 }
 
 /// A bag as written: every payload entry in the archive's order, with the
 /// tag files that followed them, and the archive's SHA-256 and size.
-struct WrittenBag {
-    let top: String
-    let payload: [Bag.Entry]
-    let tagFiles: [(path: String, data: Data)]
-    let sha256: String
-    let bytes: Int
+package struct WrittenBag {
+    package let top: String
+    package let payload: [Bag.Entry]
+    package let tagFiles: [(path: String, data: Data)]
+    package let sha256: String
+    package let bytes: Int
 
 }
 
@@ -30,7 +30,7 @@ extension Bag {
     /// a second core while written (bench/tricks-history.md has what that
     /// was worth), and a streamed file is hashed as it goes in: nothing is
     /// read again for its manifest line.
-    func write(to path: String, format: ArchiveFormat, mtime: Int) throws -> WrittenBag {
+    package func write(to path: String, format: ArchiveFormat, mtime: Int) throws -> WrittenBag {
         guard let writerFormat = format.writerFormat else {
             throw FileError(path: path, message: "mcpack writes \(ArchiveFormat.built.map(\.rawValue).joined(separator: ", ")), not \(format.rawValue)")
         }
@@ -69,11 +69,11 @@ extension Bag {
 /// core, and the first copied file found not to hold the bytes its hash
 /// was recorded for.
 private final class BagWriting {
-    let writer: ArchiveWriter
-    let hashing: HashingQueue
+    package let writer: ArchiveWriter
+    package let hashing: HashingQueue
     /// The archive's own SHA-256, on the hashing queue's core as its
     /// bytes go out: the .sha256 costs no second read.
-    let archiveHasher: Digest
+    package let archiveHasher: Digest
     private let top: String
     private let mtime: Int
     private let payload: [Bag.Entry]
@@ -81,7 +81,7 @@ private final class BagWriting {
     private let damaged = LockedArray<(String, String)?>(repeating: nil, count: 1)
     private let copying = ArchiveCopies()
 
-    init(path: String, format: ArchiveWriter.Format, top: String, mtime: Int, payload: [Bag.Entry]) throws {
+    package init(path: String, format: ArchiveWriter.Format, top: String, mtime: Int, payload: [Bag.Entry]) throws {
         self.top = top
         self.mtime = mtime
         self.payload = payload
@@ -91,7 +91,7 @@ private final class BagWriting {
         writer = try ArchiveWriter(path: path, format: format) { hashing.update(archiveHasher, with: $0) }
     }
 
-    func throwIfChanged() throws {
+    package func throwIfChanged() throws {
         if let path = changed[0] {
             throw SourceFileChanged(path: path, reason: "does not hold the bytes recorded")
         }
@@ -100,7 +100,7 @@ private final class BagWriting {
         }
     }
 
-    func add(_ entry: Bag.Entry) throws {
+    package func add(_ entry: Bag.Entry) throws {
         let entryPath = "\(top)/\(entry.path)"
         switch entry.source {
         case .bytes(let data):
@@ -160,7 +160,7 @@ private final class BagWriting {
     }
 
     /// The files a stream makes, each written and hashed as it comes.
-    func add(_ stream: any PayloadStream) throws -> [Bag.Entry] {
+    package func add(_ stream: any PayloadStream) throws -> [Bag.Entry] {
         var written: [Bag.Entry] = []
         let hashes = LockedArray<String>(repeating: "", count: stream.paths.count)
         try stream.make { path, data in
@@ -184,7 +184,7 @@ extension WrittenBag {
     /// every in-memory file byte for byte. Files streamed from disk or from
     /// libvips were hashed as they were written; reading them again would
     /// only re-read the page cache, at a fifth of a rebuild's time.
-    func check(archive path: String) throws {
+    package func check(archive path: String) throws {
         let expectedEntries = payload.map { entry -> (String, Int, String?) in
                 if case .bytes = entry.source { return ("\(top)/\(entry.path)", entry.size, entry.sha256) }
                 return ("\(top)/\(entry.path)", entry.size, nil)
@@ -238,7 +238,7 @@ extension WrittenBag {
 private final class ArchiveCopies {
     private var open: [String: EntryCopier] = [:]
 
-    func source(_ archive: PreviousArchive, payload: [Bag.Entry]) throws -> EntryCopier {
+    package func source(_ archive: PreviousArchive, payload: [Bag.Entry]) throws -> EntryCopier {
         if let copier = open[archive.path] { return copier }
         let wanted = Set(payload.compactMap { entry -> String? in
             if case .archived(let from, let path) = entry.source, from === archive { return path }
@@ -255,7 +255,7 @@ private final class EntryCopier {
     private let archive: PreviousArchive
     private let reader: BagReader
 
-    init(_ archive: PreviousArchive, only: Set<String>) throws {
+    package init(_ archive: PreviousArchive, only: Set<String>) throws {
         self.archive = archive
         let box = SinkBox()
         do {
@@ -276,7 +276,7 @@ private final class EntryCopier {
     private let box: SinkBox
 
     /// Copies the entry `path`, which must be the next one of those wanted.
-    func copy(_ path: String, size: Int, into body: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+    package func copy(_ path: String, size: Int, into body: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
         var copied = 0
         box.sink = { chunk in
             copied += chunk.count
@@ -307,13 +307,13 @@ private final class EntryCopier {
 }
 
 private final class SinkBox {
-    var sink: ((UnsafeRawBufferPointer) throws -> Void)?
+    package var sink: ((UnsafeRawBufferPointer) throws -> Void)?
 }
 
 extension ArchiveFormat {
     /// libarchive's writer for it; nil for a plain tar, which mcpack reads
     /// but does not write (`ArchiveFormat.built`).
-    var writerFormat: ArchiveWriter.Format? {
+    package var writerFormat: ArchiveWriter.Format? {
         switch compression {
         case .gzip: return .tarGz
         case .zstd: return .tarZst

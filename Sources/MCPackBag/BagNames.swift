@@ -4,22 +4,22 @@ import Hashing
 /// What a name inside a bag says it is. Whether it is safe is the schema's
 /// one rule (`BagPath`), which the reader applies before any byte of an
 /// entry is read and verify to every manifest line, as the app does.
-enum BagNames {
+package enum BagNames {
     /// Finder's own files, which a Mac writes into any folder it shows
     /// (`.DS_Store`) and into archives and non-HFS volumes (`._name`
     /// AppleDouble files, a zip's `__MACOSX/`).
-    static func isFinderMetadata(_ path: String) -> Bool {
+    package static func isFinderMetadata(_ path: String) -> Bool {
         let name = path[(path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex)...]
         return name == ".DS_Store" || name.hasPrefix("._") || path.hasPrefix("__MACOSX/") || path.contains("/__MACOSX/")
     }
 
     /// Tag files are the files outside data/.
-    static func isTagFile(_ path: String) -> Bool { !path.hasPrefix("data/") }
+    package static func isTagFile(_ path: String) -> Bool { !path.hasPrefix("data/") }
 
     /// The algorithm a (tag) manifest's name gives, `manifest-sha256.txt`
     /// with prefix `manifest-`; nil for another name or an algorithm
     /// mcpack cannot compute.
-    static func manifestAlgorithm(_ name: String, prefix: String) -> DigestAlgorithm? {
+    package static func manifestAlgorithm(_ name: String, prefix: String) -> DigestAlgorithm? {
         guard name.hasPrefix(prefix), name.hasSuffix(".txt") else { return nil }
         return DigestAlgorithm(rawValue: String(name.dropFirst(prefix.count).dropLast(4)))
     }
@@ -28,16 +28,16 @@ enum BagNames {
     /// disk; lowercasing is skipped where it cannot change anything (ASCII
     /// without capitals, as checksums and bundle paths mostly are), which
     /// spares 17,000 passes through Unicode's tables.
-    static func folded<S: StringProtocol>(_ text: S) -> String {
+    package static func folded<S: StringProtocol>(_ text: S) -> String {
         text.utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) } ? String(text) : text.lowercased()
     }
 }
 
 /// bag-info.txt's labels (RFC 8493 §2.2.2).
-enum BagInfo {
+package enum BagInfo {
     /// `Label: value` lines in order; a line starting with whitespace
     /// continues the last.
-    static func labels(_ text: String) -> [(String, String)] {
+    package static func labels(_ text: String) -> [(String, String)] {
         var labels: [(String, String)] = []
         for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             if let first = line.first, first == " " || first == "\t", !labels.isEmpty {

@@ -13,7 +13,7 @@ public struct BagLimits: Sendable {
 
     /// For reading back an archive mcpack has just written: its size is
     /// what the payload made it, not a hostile claim.
-    static let unlimited: BagLimits = {
+    package static let unlimited: BagLimits = {
         var limits = BagLimits()
         limits.maxTotalBytes = .max
         limits.maxEntryBytes = .max

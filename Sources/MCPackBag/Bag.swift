@@ -1,3 +1,4 @@
+import FileIO
 import Foundation
 import MCPackSchema
 import Hashing
@@ -45,7 +46,7 @@ public struct PayloadFile: Sendable {
     public init(path: String, bytes: Data) { self.init(path: path, source: .bytes(bytes)) }
 
     /// Text is deflated; pictures and archives, compressed already, are stored.
-    static func compressedByDefault(_ path: String) -> Bool {
+    package static func compressedByDefault(_ path: String) -> Bool {
         let ending = (path as NSString).pathExtension.lowercased()
         return !["png", "jpg", "jpeg", "webp", "gif"].contains(ending) && !ArchiveFormat.compressedEndings.contains(ending)
     }
@@ -70,36 +71,36 @@ public protocol PayloadStream: Sendable {
 /// order; then those with an order (the pyramid), in it, whether copied or
 /// streamed; then the files that describe the payload's sizes (HANDOVER.md),
 /// made once everything before them is written.
-struct Bag {
-    struct Entry {
+package struct Bag {
+    package struct Entry {
         /// The path inside the bag, e.g. `data/clauses.json`.
-        var path: String
-        var source: PayloadFile.Source
-        var sha256: String
-        var size: Int
-        var compress: Bool
+        package var path: String
+        package var source: PayloadFile.Source
+        package var sha256: String
+        package var size: Int
+        package var compress: Bool
     }
 
     /// Made once every file before them is known: given each one's path
     /// under data/ and size.
-    typealias MadeLast = ([(path: String, size: Int)]) throws -> [PayloadFile]
+    package typealias MadeLast = ([(path: String, size: Int)]) throws -> [PayloadFile]
 
-    let top: String
+    package let top: String
     /// Every payload file known before the write, in the archive's order;
     /// with no streams, the whole payload.
-    let payload: [Entry]
+    package let payload: [Entry]
     /// Written after `payload`, in turn.
-    let streams: [any PayloadStream]
+    package let streams: [any PayloadStream]
     /// With streams, the files made after them; nil once in `payload`.
-    let madeLast: MadeLast?
-    let info: [(String, String)]
-    let otherTags: [(String, Data)]
+    package let madeLast: MadeLast?
+    package let info: [(String, String)]
+    package let otherTags: [(String, Data)]
 
     /// Hashes the known payload on every core. `info` is bag-info.txt's
     /// labels in order; Payload-Oxum is added. `tags`: other tag files (the
     /// BagIt profile), after bag-info.txt. `madeLast` makes the files that
     /// follow the streams; with none, it runs now.
-    static func assemble(top: String, payload files: [PayloadFile], streams: [any PayloadStream] = [], madeLast: MadeLast? = nil,
+    package static func assemble(top: String, payload files: [PayloadFile], streams: [any PayloadStream] = [], madeLast: MadeLast? = nil,
                          info: [(String, String)], tags otherTags: [(String, Data)] = []) throws -> Bag {
         var payload = try ordered(hashAll(files))
         if streams.isEmpty, let madeLast { payload += try lastEntries(madeLast, after: payload) }
@@ -109,19 +110,19 @@ struct Bag {
     }
 
     /// The files `madeLast` makes once `entries` are known, in byte order.
-    static func lastEntries(_ madeLast: MadeLast, after entries: [Entry]) throws -> [Entry] {
+    package static func lastEntries(_ madeLast: MadeLast, after entries: [Entry]) throws -> [Entry] {
         try hashAll(madeLast(entries.map { (String($0.path.dropFirst("data/".count)), $0.size) })).map(\.0)
             .sorted { $0.path.precedesInUTF8Order($1.path) }
     }
 
     /// The files of no order in byte order, then the ordered ones in theirs.
-    static func ordered(_ entries: [(Entry, Int?)]) -> [Entry] {
+    package static func ordered(_ entries: [(Entry, Int?)]) -> [Entry] {
         let free = entries.filter { $0.1 == nil }.map(\.0).sorted { $0.path.precedesInUTF8Order($1.path) }
         let placed = entries.compactMap { entry, order in order.map { (entry, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
         return free + placed
     }
 
-    static func checkUnique(_ paths: [String]) throws {
+    package static func checkUnique(_ paths: [String]) throws {
         var seen = Set<String>()
         for path in paths where !seen.insert(path).inserted {
             throw FileError(path: path, message: "two payload files share this path")
@@ -130,11 +131,11 @@ struct Bag {
 
     /// With no streams the whole bag is known before it is written: its tag
     /// files, compared with an archive's before anything is written.
-    let knownTags: [(path: String, data: Data)]?
+    package let knownTags: [(path: String, data: Data)]?
 
     /// bagit.txt, bag-info.txt, the other tag files, the payload manifest
     /// and the tag manifest, for `payload` in its archive order.
-    static func tagFiles(payload: [Entry], info: [(String, String)], otherTags: [(String, Data)]) -> [(path: String, data: Data)] {
+    package static func tagFiles(payload: [Entry], info: [(String, String)], otherTags: [(String, Data)]) -> [(path: String, data: Data)] {
         let oxum = "\(payload.bytes).\(payload.count)"
         let bagit = Data("BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n".utf8)
         var infoText = ""
@@ -148,7 +149,7 @@ struct Bag {
         return (tags + [("tagmanifest-sha256.txt", tagManifest)]).map { (path: $0.0, data: $0.1) }
     }
 
-    static func hashAll(_ files: [PayloadFile]) throws -> [(Entry, Int?)] {
+    package static func hashAll(_ files: [PayloadFile]) throws -> [(Entry, Int?)] {
         let results = LockedArray<Result<Entry, Error>?>(repeating: nil, count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
@@ -176,21 +177,21 @@ struct Bag {
 }
 
 /// An array that concurrent workers fill, each at its own index.
-final class LockedArray<Element>: @unchecked Sendable {
+package final class LockedArray<Element>: @unchecked Sendable {
     private var storage: [Element]
     private let lock = NSLock()
 
-    init(repeating value: Element, count: Int) { storage = Array(repeating: value, count: count) }
+    package init(repeating value: Element, count: Int) { storage = Array(repeating: value, count: count) }
 
-    subscript(index: Int) -> Element {
+    package subscript(index: Int) -> Element {
         get { lock.withLock { storage[index] } }
         set { lock.withLock { storage[index] = newValue } }
     }
 
-    var values: [Element] { lock.withLock { storage } }
+    package var values: [Element] { lock.withLock { storage } }
 }
 
 extension [Bag.Entry] {
     /// The entries' sizes added up: the payload's bytes.
-    var bytes: Int { reduce(0) { $0 + $1.size } }
+    package var bytes: Int { reduce(0) { $0 + $1.size } }
 }

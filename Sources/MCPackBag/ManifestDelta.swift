@@ -5,11 +5,11 @@ import MCPackSchema
 /// the 17,000 lines they share into strings: a diff of a large bundle is
 /// mostly this comparison, and only the few hundred paths that differ are
 /// ever looked at by name.
-struct ManifestDelta {
+package struct ManifestDelta {
     /// Payload path to its checksum before and after; nil where it is absent.
-    private(set) var paths: [String: (old: String?, new: String?)] = [:]
+    package private(set) var paths: [String: (old: String?, new: String?)] = [:]
 
-    init(old: Manifest, new: Manifest) {
+    package init(old: Manifest, new: Manifest) {
         let a = Self.ordered(old)
         let b = Self.ordered(new)
         old.text.withUnsafeBytes { p in
@@ -36,10 +36,10 @@ struct ManifestDelta {
         }
     }
 
-    subscript(path: String) -> (old: String?, new: String?)? { paths[path] }
+    package subscript(path: String) -> (old: String?, new: String?)? { paths[path] }
 
     /// A changed checksum: both sides hold the path with different ones.
-    func changed(_ path: String) -> Bool {
+    package func changed(_ path: String) -> Bool {
         guard let pair = paths[path] else { return false }
         return pair.old != nil && pair.new != nil
     }

@@ -10,17 +10,17 @@ import MCPackSchema
 /// never changed.
 public final class PreviousArchive: @unchecked Sendable {
     /// An entry of the payload, as the previous manifest and archive give it.
-    struct Entry: Sendable {
-        var sha256: String
-        var bytes: Int
+    package struct Entry: Sendable {
+        package var sha256: String
+        package var bytes: Int
     }
 
-    let path: String
+    package let path: String
     /// Payload entries under data/, by path inside the bag, of the prefixes
     /// asked for when opened.
-    let entries: [String: Entry]
+    package let entries: [String: Entry]
     /// Their paths in the manifest's order, which is the archive's.
-    let paths: [String]
+    package let paths: [String]
 
     private init(path: String, entries: [String: Entry], paths: [String]) {
         self.path = path
@@ -30,18 +30,18 @@ public final class PreviousArchive: @unchecked Sendable {
 
     /// What went wrong reading an entry to copy it: the build stops using
     /// that archive and makes the entries again.
-    struct Damaged: Error, CustomStringConvertible {
-        let archive: String
-        let entry: String
-        let reason: String
+    package struct Damaged: Error, CustomStringConvertible {
+        package let archive: String
+        package let entry: String
+        package let reason: String
 
-        var description: String { "\((archive as NSString).lastPathComponent): \(entry) \(reason)" }
+        package var description: String { "\((archive as NSString).lastPathComponent): \(entry) \(reason)" }
     }
 
     /// data/bundle.json of the archive at `path`, read by itself: an early
     /// entry, so a zip or a compressed tar is not read to its end. nil when
     /// the archive cannot be read or has none.
-    static func bundleJSON(at path: String) -> Data? {
+    package static func bundleJSON(at path: String) -> Data? {
         guard let reader = try? BagReader(path, only: ["data/bundle.json"], refusing: { _ in true }, keep: { _ in BagReader.Keep(.whole) }),
               let file = try? reader.next(), file.damage == nil else { return nil }
         return file.data
@@ -136,13 +136,15 @@ public final class PreviousArchive: @unchecked Sendable {
 /// The archives a build may copy unchanged entries from: this version's
 /// archive first, then the project's other archives, newest first. One
 /// found damaged while copied is left out of the build's next attempt.
-struct PreviousArchives: Sendable {
-    let candidates: [String]
+package struct PreviousArchives: Sendable {
+    package let candidates: [String]
+
+    package init(candidates: [String]) { self.candidates = candidates }
 
     /// Archives named like the project's (`<name>-<version>.zip`, or any
     /// other format mcpack builds) in `folders`, `first` leading when it
     /// exists; none of `untrusted`.
-    static func find(first: URL, named name: String, in folders: [URL], untrusted: Set<String>) -> PreviousArchives {
+    package static func find(first: URL, named name: String, in folders: [URL], untrusted: Set<String>) -> PreviousArchives {
         var found: [(path: String, modified: Date)] = []
         var seen = Set<String>()
         for folder in folders {
@@ -167,7 +169,7 @@ struct PreviousArchives: Sendable {
     /// The first archive whose bundle.json `accept`s, opened as a source of
     /// its entries under `prefixes`; `note` hears why one that was accepted
     /// could not be used.
-    func first(under prefixes: [String], expecting: Set<String>? = nil, where accept: (Data) -> Bool, note: (String) -> Void) -> PreviousArchive? {
+    package func first(under prefixes: [String], expecting: Set<String>? = nil, where accept: (Data) -> Bool, note: (String) -> Void) -> PreviousArchive? {
         for path in candidates {
             let name = (path as NSString).lastPathComponent
             guard let json = PreviousArchive.bundleJSON(at: path) else {

@@ -7,9 +7,9 @@ import Foundation
 /// the sizes and counts stay within verify's limits, so a hostile archive
 /// cannot write outside the folder or fill the disk. The first thing wrong
 /// refuses the whole archive.
-enum BagUnpacker {
+package enum BagUnpacker {
     /// Writes the archive's files under `folder` and returns its top folder there.
-    static func unpack(_ archive: String, into folder: URL, limits: BagLimits = BagLimits()) throws -> URL {
+    package static func unpack(_ archive: String, into folder: URL, limits: BagLimits = BagLimits()) throws -> URL {
         func refuse(_ message: String) -> FileError {
             FileError(path: archive, message: "\(message); nothing of it is opened (run `mcpack verify \(archive)` for every problem)")
         }

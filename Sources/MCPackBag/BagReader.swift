@@ -16,24 +16,24 @@ import MCPackSchema
 /// so two versions read side by side pair up early. For each entry the caller's `keep`
 /// says what to hold of it: its digests, a head of N bytes, the whole file,
 /// its bytes handed on as they are read, or nothing (not read at all).
-final class BagReader {
+package final class BagReader {
     /// An entry, named before any of its bytes are read.
-    struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// As stored: `top/data/x.png` in an archive, `data/x.png` in a folder.
-        var name: String
+        package var name: String
         /// Inside the bag: `data/x.png`, `bagit.txt`.
-        var path: String
+        package var path: String
         /// The archive's top folder; empty for a folder.
-        var top: String
+        package var top: String
         /// The size the archive declares (a folder: the file's size).
-        var size: Int64?
+        package var size: Int64?
     }
 
     /// What to hold of an entry while it is read.
-    struct Keep {
+    package struct Keep {
         /// How much of its bytes is held; verify's inputs say it of each of
         /// their files (`BundleInput.verifyKeeps`).
-        enum Bytes: Equatable {
+        package enum Bytes: Equatable {
             /// Not read: the entry is handed over with its declared size.
             case skip
             /// Read for its size and digests (and `stream`), none held.
@@ -43,67 +43,67 @@ final class BagReader {
             /// All of it, up to `wholeLimit`; larger, no bytes are kept.
             case whole
 
-            var headBytes: Int? {
+            package var headBytes: Int? {
                 if case .head(let bytes) = self { return bytes }
                 return nil
             }
         }
 
-        var bytes: Bytes
-        var digests: Set<DigestAlgorithm>
+        package var bytes: Bytes
+        package var digests: Set<DigestAlgorithm>
         /// Each chunk handed on as read (unpacking to disk), never held.
-        var stream: ((UnsafeRawBufferPointer) throws -> Void)?
+        package var stream: ((UnsafeRawBufferPointer) throws -> Void)?
 
-        init(_ bytes: Bytes, digests: Set<DigestAlgorithm> = [], stream: ((UnsafeRawBufferPointer) throws -> Void)? = nil) {
+        package init(_ bytes: Bytes, digests: Set<DigestAlgorithm> = [], stream: ((UnsafeRawBufferPointer) throws -> Void)? = nil) {
             self.bytes = bytes
             self.digests = digests
             self.stream = stream
         }
 
-        static var skip: Keep { Keep(.skip) }
+        package static var skip: Keep { Keep(.skip) }
 
         /// Every chunk handed to `body` as read, none held.
-        static func stream(digests: Set<DigestAlgorithm> = [], _ body: @escaping (UnsafeRawBufferPointer) throws -> Void) -> Keep {
+        package static func stream(digests: Set<DigestAlgorithm> = [], _ body: @escaping (UnsafeRawBufferPointer) throws -> Void) -> Keep {
             Keep(.digestsOnly, digests: digests, stream: body)
         }
         /// Past this a whole file is not held: a JSON or tag file that large
         /// is not one mcpack wrote.
-        static let wholeLimit: Int64 = 64 << 20
+        package static let wholeLimit: Int64 = 64 << 20
     }
 
     /// An entry read, with what its `Keep` asked for.
-    struct File {
-        var entry: Entry
+    package struct File {
+        package var entry: Entry
         /// Bytes read; for an entry not read, or damaged, the size declared
         /// (what a bag's Oxum counts).
-        var size: Int64
-        var digests: [DigestAlgorithm: String] = [:]
-        var data: Data?
-        var head: Data?
+        package var size: Int64
+        package var digests: [DigestAlgorithm: String] = [:]
+        package var data: Data?
+        package var head: Data?
         /// The archive itself says this entry's bytes are wrong (a zip CRC,
         /// a broken deflate stream); nothing read of it is handed over.
-        var damage: String?
+        package var damage: String?
     }
 
     /// Something wrong with the bag as stored. `rule` and `message` are
     /// what verify reports; the other callers refuse on it, or read on.
-    struct Issue: Error, Sendable, CustomStringConvertible {
-        enum Kind: Sendable, Equatable {
+    package struct Issue: Error, Sendable, CustomStringConvertible {
+        package enum Kind: Sendable, Equatable {
             case notUTF8, unsafeName(BagPath.Unsafe), link, special, duplicate, caseCollision
             case besideTop, topFolders, tooManyEntries, tooLarge
             case entryWarning, damaged, noCentralDirectory, truncated, zipDirectory, unreadable
         }
 
-        var kind: Kind
+        package var kind: Kind
         /// The entry as stored, or the archive's file name for the whole.
-        var path: String
-        var message: String
+        package var path: String
+        package var message: String
         /// Reading stopped here: later entries were not reached.
-        var stops = false
+        package var stops = false
         /// What libarchive said, when it ended the read.
-        var cause: (any Error & Sendable)?
+        package var cause: (any Error & Sendable)?
 
-        var rule: String {
+        package var rule: String {
             switch kind {
             case .notUTF8: return "unsafe-name"
             case .unsafeName(let unsafe): return unsafe.rule
@@ -119,35 +119,35 @@ final class BagReader {
             }
         }
 
-        var description: String { "\(path): \(message)" }
+        package var description: String { "\(path): \(message)" }
     }
 
     /// The path is neither a folder nor an archive libarchive can open.
-    struct CannotOpen: Error, Sendable, CustomStringConvertible {
-        var path: String
-        var cause: any Error & Sendable
-        var description: String { "\(cause)" }
+    package struct CannotOpen: Error, Sendable, CustomStringConvertible {
+        package var path: String
+        package var cause: any Error & Sendable
+        package var description: String { "\(cause)" }
     }
 
-    let path: String
-    let isFolder: Bool
+    package let path: String
+    package let isFolder: Bool
     private let limits: BagLimits
     private var only: Set<String>?
     private let keep: (Entry) throws -> Keep
     private let refusing: (Issue) -> Bool
 
     /// Every issue met so far, in order.
-    private(set) var issues: [Issue] = []
+    package private(set) var issues: [Issue] = []
     /// False when the bag was not read to its end (cut short, a limit, a
     /// zip read without its central directory).
-    private(set) var complete = true
+    package private(set) var complete = true
     /// Where reading stopped before the end, when it did ("in X", "after
     /// X"): entries beyond it were not reached, which is not the same as missing.
-    private(set) var stoppedAt: String?
+    package private(set) var stoppedAt: String?
     /// Bytes read, once unpacked, damaged entries included.
-    private(set) var bytesRead: Int64 = 0
+    package private(set) var bytesRead: Int64 = 0
     /// An archive's top folders in the order met; a bag has one.
-    private(set) var tops: [String] = []
+    package private(set) var tops: [String] = []
 
     private var finished = false
     private var seen = Set<String>()
@@ -186,7 +186,7 @@ final class BagReader {
     /// `keep`: asked once for each safe entry, in order, before it is read.
     /// `checkCRC: false`: a zip entry's CRC-32 is not checked, for a caller
     /// that checks every byte against a manifest's SHA-256 anyway.
-    init(_ path: String, limits: BagLimits = BagLimits(), only: Set<String>? = nil, crossCheckZip: Bool = false,
+    package init(_ path: String, limits: BagLimits = BagLimits(), only: Set<String>? = nil, crossCheckZip: Bool = false,
          zipDirectory: ZipBagDirectory? = nil, checkCRC: Bool = true,
          refusing: @escaping (Issue) -> Bool = { _ in false }, keep: @escaping (Entry) throws -> Keep) throws {
         self.path = path
@@ -211,12 +211,12 @@ final class BagReader {
     }
 
     /// The next entry read, or nil at the end (or where reading stopped).
-    func next() throws -> File? {
+    package func next() throws -> File? {
         isFolder ? try nextInFolder() : try nextInArchive()
     }
 
     /// The top folder, the first met.
-    var top: String? { tops.first }
+    package var top: String? { tops.first }
 
     private func report(_ issue: Issue) throws {
         issues.append(issue)
@@ -508,7 +508,7 @@ final class BagReader {
     }
 
     /// Names unzip would extract that were not read, and the reverse.
-    static func directoryMismatches(streamed: [[UInt8]], directory: [[UInt8]]) -> [(String, String)] {
+    package static func directoryMismatches(streamed: [[UInt8]], directory: [[UInt8]]) -> [(String, String)] {
         // The usual case, the same names in the same order, needs no table:
         // building one of 17,000 byte arrays was some 15 ms of a verify.
         if streamed == directory { return [] }
@@ -553,7 +553,7 @@ final class BagReader {
     /// the directory says): the caller then reads the archive as usual,
     /// which says what is wrong. `directory`: the zip's central directory,
     /// when the caller has read it already.
-    static func zipFiles(_ path: String, _ paths: Set<String>, directory: ZipBagDirectory? = nil) -> (top: String, files: [String: Data])? {
+    package static func zipFiles(_ path: String, _ paths: Set<String>, directory: ZipBagDirectory? = nil) -> (top: String, files: [String: Data])? {
         guard let directory = directory?.raw ?? ZipBagDirectory(path)?.raw else { return nil }
         var tops = Set<String>()
         var offsets: [String: UInt64] = [:]
@@ -586,18 +586,18 @@ final class BagReader {
     }
 
     /// Whether the file starts as a zip does (a local file header).
-    static func isZip(_ path: String) -> Bool {
+    package static func isZip(_ path: String) -> Bool {
         FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 4) } == Data([0x50, 0x4B, 0x03, 0x04])
     }
 
     /// True for a gzip file (a .tar.gz), whatever its name.
-    static func isGzip(_ path: String) -> Bool {
+    package static func isGzip(_ path: String) -> Bool {
         FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 2) } == Data([0x1F, 0x8B])
     }
 
     /// What is wrong with a gzip file's trailer (its CRC-32 and length),
     /// which libarchive's gzip reader skips; nil when zlib finds it whole.
-    static func gzipDamage(_ path: String) -> String? { GzipStream.damage(in: path) }
+    package static func gzipDamage(_ path: String) -> String? { GzipStream.damage(in: path) }
 
     // MARK: Folders
 
@@ -704,18 +704,18 @@ final class BagReader {
 /// A batch of a folder's files, each read by one worker: a `Keep`'s
 /// stream is only ever called for its own file, from one thread at a time.
 private final class Batch: @unchecked Sendable {
-    let asked: [(BagReader.Entry, BagReader.Keep)]
-    init(_ asked: [(BagReader.Entry, BagReader.Keep)]) { self.asked = asked }
+    package let asked: [(BagReader.Entry, BagReader.Keep)]
+    package init(_ asked: [(BagReader.Entry, BagReader.Keep)]) { self.asked = asked }
 }
 
 /// The bytes one `Keep` holds while its entry is read.
 private struct Held {
-    var data: Data?
-    var head: Data?
-    let headLimit: Int?
-    let stream: ((UnsafeRawBufferPointer) throws -> Void)?
+    package var data: Data?
+    package var head: Data?
+    package let headLimit: Int?
+    package let stream: ((UnsafeRawBufferPointer) throws -> Void)?
 
-    init(_ keep: BagReader.Keep) {
+    package init(_ keep: BagReader.Keep) {
         switch keep.bytes {
         case .whole: (data, head, headLimit) = (Data(), nil, nil)
         case .head(let count): (data, head, headLimit) = (nil, Data(), count)
@@ -725,7 +725,7 @@ private struct Held {
     }
 
     /// `size`: bytes of the entry read so far, this chunk included.
-    mutating func take(_ chunk: UnsafeRawBufferPointer, size: Int64) throws {
+    package mutating func take(_ chunk: UnsafeRawBufferPointer, size: Int64) throws {
         if data != nil {
             if size <= BagReader.Keep.wholeLimit { data!.append(contentsOf: chunk) } else { data = nil }
         }
