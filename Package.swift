@@ -66,7 +66,8 @@ let package = Package(
         // decisions over it (the colour policy, orientation, comparisons,
         // tiling workers) are Swift here, over CVipsShim's thin calls, and
         // Little CMS reads an embedded profile: nothing above sees C.
-        .target(name: "Imaging", dependencies: ["CVipsShim", "CLCMS2"]),
+        // The pyramid's kinds are the schema's, named once.
+        .target(name: "Imaging", dependencies: ["CVipsShim", "CLCMS2", "MCPackSchema"]),
 
         // Test-only: pictures made in code as photographers and designers
         // deliver them (noise, other depths, profiles and orientations, a
@@ -120,12 +121,27 @@ let package = Package(
         // the compiler refuses a line that reaches up into the inputs.
         .target(name: "MCPackBag", dependencies: ["MCPackSchema", "Archiving", "Hashing", "FileIO"]),
 
-        // The domain over the bag: the inputs (floor 3: one folder each),
-        // and build, verify, diff, drift and preview as loops over them.
+        // Floor 3, the inputs: one folder each (the document, the clauses,
+        // the category icons, the app icon, the launch screen, the IIIF
+        // manifest, the preview page) holding all of its behaviour, with
+        // bundle.toml's reader (Project/) and the vocabulary the inputs and
+        // the loops share (Vocabulary/: problems, changes, the bag view,
+        // build events). Nothing here names a loop.
+        .target(
+            name: "MCPackInputs",
+            dependencies: [
+                "MCPackSchema", "MCPackBag", "Imaging", "Archiving", "Hashing", "FileIO", "MCPackTemplates", "SwiftLiteral",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+
+        // The loops over the inputs: build, verify, diff, render, preview,
+        // drift, sign and publish, each asking every input in turn.
         .target(
             name: "MCPackKit",
             dependencies: [
-                "MCPackSchema", "MCPackBag", "Imaging", "Archiving", "Hashing", "Signing", "FileIO", "MCPackTemplates", "SwiftLiteral",
+                "MCPackSchema", "MCPackBag", "MCPackInputs", "Imaging", "Archiving", "Hashing", "Signing", "FileIO", "MCPackTemplates", "SwiftLiteral",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -146,14 +162,14 @@ let package = Package(
             dependencies: [
                 // MCPackReader for pull: the updater an app links is the
                 // one the command runs.
-                "MCPackKit", "MCPackSchema", "MCPackReader",
+                "MCPackKit", "MCPackInputs", "MCPackSchema", "MCPackReader",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         // Unit tests of the kit, and end-to-end runs of the built binary
         // (which `swift test` builds first, as a product of the package).
-        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "MCPackBag", "MCPackSchema", "MCPackReader", "CZlib", "Imaging", "ImagingTestSupport", "Archiving", "Hashing", "Signing",
+        .testTarget(name: "MCPackTests", dependencies: ["MCPackKit", "MCPackBag", "MCPackInputs", "MCPackSchema", "MCPackReader", "CZlib", "Imaging", "ImagingTestSupport", "Archiving", "Hashing", "Signing",
                                                         "FileIO", "SwiftLiteral", "mcpack-build-stop", "toml-crash-probe"]),
 
         // The schema on its own: it links Foundation and nothing else.
@@ -161,7 +177,7 @@ let package = Package(
 
         // The reader on small bundles mcpack builds in the tests; libvips
         // (Imaging) decodes the tiles it chooses, to compare with the master.
-        .testTarget(name: "MCPackReaderTests", dependencies: ["MCPackReader", "MCPackSchema", "MCPackKit", "MCPackBag", "Imaging", "ImagingTestSupport"]),
+        .testTarget(name: "MCPackReaderTests", dependencies: ["MCPackReader", "MCPackSchema", "MCPackKit", "MCPackBag", "MCPackInputs", "Imaging", "ImagingTestSupport"]),
 
         // What an app writes: a test that imports MCPackReader alone and
         // names every type of its API through it.
@@ -186,7 +202,7 @@ let package = Package(
 
         // Test-only: a build that stops itself at a hook, for the tests that
         // kill it there.
-        .executableTarget(name: "mcpack-build-stop", dependencies: ["MCPackKit"], path: "Tests/BuildStop"),
+        .executableTarget(name: "mcpack-build-stop", dependencies: ["MCPackKit", "MCPackInputs"], path: "Tests/BuildStop"),
 
         // Test-only: parses stdin with TOMLKit alone (no pre-flight scan), so
         // TOMLCrashProbeTests can see whether toml++ still aborts on the
@@ -209,7 +225,7 @@ let package = Package(
 if Context.environment["MCPACK_FUZZ"] == "1" {
     package.targets += [
         .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
-        .executableTarget(name: "mcpack-fuzz", dependencies: ["MCPackKit", "MCPackBag", "MCPackReader", "Archiving", "CLibFuzzer"], path: "Fuzz/mcpack-fuzz",
+        .executableTarget(name: "mcpack-fuzz", dependencies: ["MCPackKit", "MCPackBag", "MCPackInputs", "MCPackReader", "Archiving", "CLibFuzzer"], path: "Fuzz/mcpack-fuzz",
                           linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
     ]
 }

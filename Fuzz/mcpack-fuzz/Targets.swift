@@ -1,4 +1,5 @@
 import Foundation
+@testable import MCPackInputs
 @testable import MCPackKit
 
 /// A parser of untrusted bytes, fed by libFuzzer. Besides not crashing (ASan

@@ -1,9 +1,11 @@
 import CVipsShim
 import Foundation
+import MCPackSchema
 
 /// Settings of a tile pyramid, as bundle.toml gives them.
 public struct PyramidSettings: Sendable, Equatable {
-    public enum Layout: String, Sendable { case deepZoom = "dz", iiif3 }
+    /// The schema's own kinds: the settings and the record name them alike.
+    public typealias Layout = PyramidLayout.Kind
 
     public var tileSize: Int
     public var overlap: Int

@@ -1,3 +1,4 @@
+import MCPackInputs
 import ArgumentParser
 import Foundation
 import MCPackKit
@@ -154,12 +155,12 @@ final class ProgressLine: @unchecked Sendable {
             case .note(let text):
                 clear()
                 console.err(text)
-            case .tiling(let percent, let secondsLeft, let tiles, let elapsed):
+            case .progress(let task, let unit, let percent, let secondsLeft, let total, let elapsed):
                 guard live, percent != lastPercent else { return }
                 lastPercent = percent
-                let done = tiles * percent / 100
+                let done = total * percent / 100
                 let rate = elapsed > 0 ? Int(Double(done) / elapsed) : 0
-                let text = "tiling: \(percent)%, about \(done) of \(tiles) tiles, \(rate) tiles/s, \(secondsLeft) s left"
+                let text = "\(task): \(percent)%, about \(done) of \(total) \(unit), \(rate) \(unit)/s, \(secondsLeft) s left"
                 FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
                 shown = true
             }

@@ -1,3 +1,4 @@
+import MCPackInputs
 import ArgumentParser
 import Foundation
 import MCPackKit

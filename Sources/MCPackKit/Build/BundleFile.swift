@@ -18,10 +18,3 @@ extension BundleJSON.Head {
         ]
     }
 }
-
-/// One input's record in a bundle.json, decoded as that input's type.
-extension BundleInput {
-    static func record(in bundleJSON: Data) throws -> Record? {
-        try BundleJSON.component(Record.self, named: component, from: bundleJSON)
-    }
-}

@@ -1,44 +1,7 @@
+import MCPackInputs
 import MCPackBag
 import Foundation
 import MCPackSchema
-
-/// One difference between two versions, in the words the team uses.
-public struct Change: Sendable, Encodable, Equatable {
-    /// clauses, categories, document, icons, launch, files or metadata.
-    public var component: String
-    /// added, removed or changed.
-    public var kind: String
-    public var clause: String?
-    public var category: Int?
-    public var field: String?
-    public var path: String?
-    public var old: String?
-    public var new: String?
-    /// A word-level diff of a text, or counts (tiles per level).
-    public var detail: String?
-    /// How a changed picture differs, when asked for (`--pixels`).
-    public var pixels: PixelChange?
-    /// A changed text word by word, for reports to render (`detail` has it as text).
-    public var words: [WordSegment]?
-    /// The document's tiles of one level: how many changed, and with
-    /// `--pixels` how many of those changed visibly.
-    public var tiles: TileChange?
-    /// A clause's overlays before and after, as rectangles.
-    public var rectangles: RectangleChange?
-
-    init(_ component: String, _ kind: String, clause: String? = nil, category: Int? = nil, field: String? = nil,
-         path: String? = nil, old: String? = nil, new: String? = nil, detail: String? = nil) {
-        self.component = component
-        self.kind = kind
-        self.clause = clause
-        self.category = category
-        self.field = field
-        self.path = path
-        self.old = old
-        self.new = new
-        self.detail = detail
-    }
-}
 
 public struct DiffReport: Sendable, Encodable {
     public var old: String
@@ -93,7 +56,7 @@ public enum Differ {
         let new = try loaded[1]!.get()
         let delta = ManifestDelta(old: old.manifest, new: new.manifest)
         var changes: [Change] = []
-        for input in Inputs.all { changes += input.runDiff(old, new, delta) }
+        for input in Inputs.all { changes += input.runDiff(old.files, new.files, delta) }
         changes += files(delta)
         changes += metadata(old, new)
         var tiles: TileComparison?
@@ -171,44 +134,12 @@ public enum Differ {
         }
         for (component, noun) in [(filesComponent, "file"), (metadataComponent, "field")] {
             let count = changes.count { $0.component == component }
-            if count > 0 { parts.append("\(component): \(plural(count, noun))") }
+            if count > 0 { parts.append("\(component): \(DiffWords.plural(count, noun))") }
         }
         return parts.joined(separator: "; ")
     }
 
     /// The changes' subjects counted by kind: "clauses: 2 changed, 1 added".
-    static func countSummary(_ component: String, _ changes: [Change], subject: (Change) -> String) -> String {
-        var counts: [String: Set<String>] = [:]
-        for change in changes { counts[change.kind, default: []].insert(subject(change)) }
-        let text = ["changed", "added", "removed"].compactMap { kind in counts[kind].map { "\($0.count) \(kind)" } }
-        return "\(component): " + text.joined(separator: ", ")
-    }
 
-    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
-    /// "1 region changed visibly (9 tiles at full size); 183 more re-encoded"
-    /// when the tiles were decoded, else counts.
-    static func tileSummary(_ tiles: [TileChange], regions: Int?) -> [String?] {
-        let changed = tiles.reduce(0) { $0 + $1.changed }
-        let addedOrRemoved = tiles.reduce(0) { $0 + $1.added + $1.removed }
-        let moved = addedOrRemoved > 0 ? "\(plural(addedOrRemoved, "tile")) added or removed" : nil
-        guard let regions, tiles.contains(where: { $0.visible != nil }) else {
-            let count = changed + addedOrRemoved
-            return [count > 0 ? "\(plural(count, "tile")) in \(plural(tiles.count, "level"))" : nil]
-        }
-        let visible = tiles.reduce(0) { $0 + ($1.visible ?? 0) }
-        let deepest = tiles.max { $0.level < $1.level }
-        let full = deepest?.visible ?? 0
-        let reencoded = changed - visible
-        var seen: String?
-        if regions > 0 {
-            seen = "\(regions) region\(regions == 1 ? "" : "s") changed visibly (\(plural(full, "tile")) at full size)"
-        } else if visible > 0 {
-            seen = "\(plural(visible, "tile")) changed visibly"
-        } else if changed > 0 {
-            seen = "no visible change"
-        }
-        let rest = reencoded > 0 ? (visible > 0 ? "\(reencoded) more re-encoded" : "\(plural(reencoded, "tile")) re-encoded") : nil
-        return [[seen, rest].compactMap { $0 }.joined(separator: "; "), moved].map { $0?.isEmpty == true ? nil : $0 }
-    }
 }

@@ -1,30 +1,6 @@
+import MCPackInputs
 import Foundation
 import Imaging
-
-/// How one changed picture differs between two versions: its size in
-/// pixels before and after, and, when the size is the same, how much of it
-/// changed. "Other bytes, the same pixels" (a PNG saved again) shows as a
-/// changed fraction of 0.
-public struct PixelChange: Sendable, Encodable, Equatable {
-    public var oldSize: String
-    public var newSize: String
-    /// Share of pixels that differ in any band, 0...1; nil when the sizes differ.
-    public var changedFraction: Double?
-    /// Mean absolute difference per band, 0...255; nil when the sizes differ.
-    public var meanDifference: Double?
-
-    enum CodingKeys: String, CodingKey {
-        case oldSize = "old_size", newSize = "new_size"
-        case changedFraction = "changed_fraction", meanDifference = "mean_difference"
-    }
-
-    /// The words the text report prints.
-    public var summary: String {
-        guard let changedFraction, let meanDifference else { return "size \(oldSize) -> \(newSize)" }
-        if changedFraction == 0 { return "\(newSize), other bytes, the same pixels" }
-        return String(format: "%@, %.1f%% of pixels changed, mean difference %.1f", newSize, changedFraction * 100, meanDifference)
-    }
-}
 
 extension Differ {
     /// Pictures whose manifest hashes differ: where a diff says how they
@@ -34,11 +10,6 @@ extension Differ {
         return Inputs.owner(of: path)?.comparesPixels(path) == true
     }
 
-    /// A file a picture diff can decode: PNG or JPEG.
-    static func isPictureFile(_ path: String) -> Bool {
-        let lower = path.lowercased()
-        return lower.hasSuffix(".png") || lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg")
-    }
 
     /// Reads each changed picture from both versions (one pass over each) and
     /// fills in `pixels`. A picture that cannot be read or decoded is said to

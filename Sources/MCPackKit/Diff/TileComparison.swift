@@ -1,3 +1,4 @@
+import MCPackInputs
 import MCPackBag
 import Foundation
 import MCPackSchema
@@ -217,9 +218,10 @@ struct TileComparison: Sendable {
         return regions.sorted { ($0.y, $0.x) < ($1.y, $1.x) }
     }
 
-    /// Fills in each document tile change's visible counts.
+    /// Fills in each tile change's visible counts (the pyramid's input is
+    /// the one whose changes carry `tiles`).
     func annotate(_ changes: inout [Change]) {
-        for index in changes.indices where changes[index].component == DocumentInput.component {
+        for index in changes.indices {
             guard var tiles = changes[index].tiles, let level = levels[tiles.level] else { continue }
             tiles.visible = level.visible.count
             tiles.visibleTiles = level.visible.map(\.shortName)

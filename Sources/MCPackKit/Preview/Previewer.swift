@@ -1,3 +1,4 @@
+import MCPackInputs
 import MCPackBag
 import FileIO
 import Foundation
@@ -69,9 +70,12 @@ public enum Previewer {
     }
 
     private static func result(bag: URL, source: String, built: Bool) throws -> PreviewResult {
-        let page = bag.appendingPathComponent("data/\(PreviewInput.page)")
+        guard let relative = Inputs.browserPage else {
+            throw FileError(path: source, message: "this mcpack makes no page to preview")
+        }
+        let page = bag.appendingPathComponent("data/\(relative)")
         guard FileManager.default.fileExists(atPath: page.path) else {
-            throw FileError(path: source, message: "holds no preview page (data/\(PreviewInput.page)): it was built with [preview] include = false, or by an mcpack older than the preview")
+            throw FileError(path: source, message: "holds no preview page (data/\(relative)): it was built with [preview] include = false, or by an mcpack older than the preview")
         }
         return PreviewResult(page: page.path, bag: bag.path, source: source, built: built)
     }

@@ -1,3 +1,4 @@
+import MCPackInputs
 import MCPackBag
 import FileIO
 import Foundation

@@ -1,3 +1,4 @@
+import MCPackInputs
 import Foundation
 import Hashing
 import MCPackSchema

@@ -1,3 +1,4 @@
+import MCPackInputs
 import FileIO
 import Foundation
 import MCPackSchema

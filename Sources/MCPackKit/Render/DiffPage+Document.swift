@@ -1,3 +1,4 @@
+import MCPackInputs
 import Foundation
 import MCPackSchema
 import Imaging
@@ -119,8 +120,8 @@ extension HTMLReports {
             } else if changed == 0 {
                 caption = "No tile changed."
             } else {
-                let areasText = regions.isEmpty ? "No area changed visibly at full size" : "\(Differ.plural(regions.count, "area")) changed visibly"
-                caption = "\(areasText); \(visible) of \(Differ.plural(changed, "tile")) with other bytes look different, "
+                let areasText = regions.isEmpty ? "No area changed visibly at full size" : "\(DiffWords.plural(regions.count, "area")) changed visibly"
+                caption = "\(areasText); \(visible) of \(DiffWords.plural(changed, "tile")) with other bytes look different, "
                     + "the other \(changed - visible) were only encoded again."
             }
         }

@@ -1,25 +1,13 @@
+import MCPackInputs
 import MCPackBag
 import Foundation
 import MCPackSchema
 import Hashing
 
-/// What verify learns of every file of a bag, from one read of it: its
-/// size, the digests the manifests may ask for, and the bytes of the small
-/// files the rules read (tag files, JSON, what each input asks for).
-struct BagFile {
-    /// Relative to the bag's top folder: `bagit.txt`, `data/clauses.json`.
-    var path: String
-    var size: Int64
-    var digests: [DigestAlgorithm: String]
-    var data: Data?
-    /// The first bytes of a picture whose rules need only its header (size,
-    /// bands, bit depth, profile) when `data` is not kept: the document's
-    /// tiles and the launch screens, too many or too large to hold whole.
-    var head: Data?
-    /// The archive itself says this entry's bytes are wrong (a zip CRC, a
-    /// broken deflate stream); reported once as that, so the rules that
-    /// would read it leave it alone.
-    var damaged = false
+
+extension BagView {
+    /// The view the inputs' verify stages get of what verify read.
+    init(contents: BagContents) { self.init(files: contents.files, stoppedAt: contents.stoppedAt) }
 }
 
 struct BagContents {

@@ -1,3 +1,4 @@
+import MCPackInputs
 import MCPackBag
 import Foundation
 import Hashing
@@ -165,3 +166,7 @@ struct ChecksumFile {
                                                   "SHA-256 \(actual.prefix(16))... does not match \(name) (\(expected.prefix(16))...)")
     }
 }
+
+/// verify's options `--max-bytes`, `--max-entry-bytes`, `--max-entries`
+/// and `--max-ratio`: the limits every read of a bag keeps.
+public typealias VerifyLimits = BagLimits

@@ -1,5 +1,6 @@
 import Archiving
 import Foundation
+@testable import MCPackInputs
 @testable import MCPackKit
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
 
     private func tiled(_ events: [BuildEvent]) -> Bool {
         events.contains { event in
-            if case .tiling = event { return true }
+            if case .progress(let task, _, _, _, _, _) = event { return task == "tiling" }
             return false
         }
     }

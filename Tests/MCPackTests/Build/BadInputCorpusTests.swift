@@ -1,6 +1,7 @@
 import Foundation
 import MCPackSchema
 import Testing
+@testable import MCPackInputs
 @testable import MCPackKit
 
 /// One broken project of Tests/BadInputCorpus/ (see its README.md): the

@@ -7,6 +7,7 @@ import FileIO
 import Hashing
 import Imaging
 import ImagingTestSupport
+@testable import MCPackInputs
 @testable import MCPackKit
 import Testing
 

@@ -1,3 +1,4 @@
+@testable import MCPackInputs
 @testable import MCPackKit
 import SwiftLiteral
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+@testable import MCPackInputs
 @testable import MCPackKit
 import Testing
 

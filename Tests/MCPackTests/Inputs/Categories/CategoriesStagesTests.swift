@@ -1,6 +1,7 @@
 import Foundation
 import MCPackSchema
 import Imaging
+@testable import MCPackInputs
 @testable import MCPackKit
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MCPackSchema
 @testable import MCPackBag
+@testable import MCPackInputs
 @testable import MCPackKit
 import Testing
 

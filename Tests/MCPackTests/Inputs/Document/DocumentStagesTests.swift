@@ -3,6 +3,7 @@ import MCPackSchema
 import Imaging
 import ImagingTestSupport
 @testable import MCPackBag
+@testable import MCPackInputs
 @testable import MCPackKit
 import Testing
 

@@ -3,6 +3,7 @@ import FileIO
 import Imaging
 import ImagingTestSupport
 import MCPackSchema
+@testable import MCPackInputs
 @testable import MCPackKit
 import Testing
 

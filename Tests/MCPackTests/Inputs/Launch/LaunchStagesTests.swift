@@ -2,6 +2,7 @@ import Foundation
 import MCPackSchema
 import Imaging
 import ImagingTestSupport
+@testable import MCPackInputs
 @testable import MCPackKit
 import Testing
 

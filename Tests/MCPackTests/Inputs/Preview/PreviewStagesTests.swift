@@ -1,5 +1,6 @@
 import Foundation
 import MCPackSchema
+@testable import MCPackInputs
 @testable import MCPackKit
 import Testing
 

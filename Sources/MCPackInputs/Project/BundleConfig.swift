@@ -1,0 +1,136 @@
+import Foundation
+import MCPackSchema
+import TOMLKit
+
+/// bundle.toml, typed. Paths are project-relative, already checked to exist
+/// inside the project folder.
+public struct BundleConfig: Sendable {
+    public var name: String
+    public var version: SemanticVersion
+    public var title: String
+    public var output: String
+    public var format: ArchiveFormat
+    /// The fixed time written into the archive, when bundle.toml sets one.
+    public var sourceDate: Date?
+    /// Each input's own table, read by the input (Inputs/*/).
+    package var inputs: InputSettings
+    public var copies: [CopyPair]
+
+    /// The archive's top folder and file stem: `<name>-<version>`.
+    public var stem: String { "\(name)-\(version)" }
+
+    /// What `[bundle] name` must match: lower-case ASCII letters and digits
+    /// in words joined by single hyphens, so the name is a file name and a
+    /// URL path segment everywhere. Templates/init's comment quotes it.
+    package static let namePattern = "^[a-z0-9]+(-[a-z0-9]+)*$"
+}
+
+public struct CopyPair: Sendable, Codable, Equatable {
+    public var assets: String
+    public var app: String
+}
+
+/// A semantic version (semver.org 2.0.0).
+public struct SemanticVersion: Sendable, Hashable, CustomStringConvertible, Codable {
+    public let text: String
+
+    public init?(_ text: String) {
+        let pattern = #"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-((0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$"#
+        guard text.range(of: pattern, options: .regularExpression) != nil else { return nil }
+        self.text = text
+    }
+
+    public var description: String { text }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let version = SemanticVersion(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a semantic version: \(text)"))
+        }
+        self = version
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}
+
+extension BundleConfig {
+    /// Reads bundle.toml. Every problem goes to `sink`; the config is nil
+    /// if any key is wrong or missing. The settings of each input whose own
+    /// table is sound are returned either way, for a check of those inputs.
+    package static func read(_ source: TOMLSource, paths: ProjectPaths) -> (config: BundleConfig?, inputs: InputSettings) {
+        let root = source.rootReader
+        let sink = source.sink
+        let before = sink.all.count
+
+        let bundle = root.table("bundle")
+        let name = bundle?.string("name")
+        if let name, name.range(of: namePattern, options: .regularExpression) == nil {
+            bundle?.error("name", "\"\(name)\" is not a bundle name; use lower-case letters, digits and single hyphens, e.g. \"magna-carta\"")
+        }
+        let versionText = bundle?.string("version")
+        let version = versionText.flatMap(SemanticVersion.init)
+        if let versionText, version == nil {
+            bundle?.error("version", "\"\(versionText)\" is not a semantic version; expected MAJOR.MINOR.PATCH such as \"1.0.0\"")
+        }
+        let title = bundle?.string("title")
+        let output = bundle?.string("output", required: false) ?? "dist"
+        if let bundle, bundle.has("output") { _ = paths.check(bundle, "output", kind: .outputFolder) }
+        let format = (bundle?.choice("format", of: ArchiveFormat.built.map(\.rawValue), required: false))
+            .flatMap(ArchiveFormat.init(rawValue:)) ?? .zip
+        var sourceDate: Date?
+        if let bundle, let value = bundle.table["source_date"] {
+            sourceDate = Self.date(value)
+            if sourceDate == nil {
+                bundle.error("source_date", "expected a TOML date or date-time no earlier than 1980-01-01, such as 2026-05-01, got \(TableReader.describe(value))")
+            }
+        }
+        bundle?.rejectUnknownKeys(known: ["name", "version", "title", "output", "format", "source_date"])
+
+        var inputs = InputSettings()
+        var inputsRead = true
+        for input in Inputs.all {
+            inputsRead = input.readSettings(root, paths: paths, into: &inputs) && inputsRead
+        }
+
+        var copies: [CopyPair] = []
+        for (index, t) in root.tables("copies").enumerated() {
+            let named = t.named("copies[\(index + 1)]")
+            let assets = paths.check(named, "assets", kind: .any)
+            let app = paths.check(named, "app", kind: .outputFolder)
+            named.rejectUnknownKeys(known: ["assets", "app"])
+            if let assets, let app { copies.append(CopyPair(assets: assets, app: app)) }
+        }
+
+        root.rejectUnknownKeys(known: ["bundle"] + Inputs.all.map { $0.table } + ["copies"])
+
+        guard sink.all[before...].allSatisfy({ $0.severity != .error }),
+              inputsRead, let name, let version, let title
+        else { return (nil, inputs) }
+        return (BundleConfig(
+            name: name, version: version, title: title, output: output, format: format, sourceDate: sourceDate,
+            inputs: inputs, copies: copies), inputs)
+    }
+
+    private static func date(_ value: TOMLValueConvertible) -> Date? {
+        var components = DateComponents()
+        components.timeZone = TimeZone(identifier: "UTC")
+        if let date = value.date {
+            (components.year, components.month, components.day) = (date.year, date.month, date.day)
+        } else if let dateTime = value.dateTime {
+            (components.year, components.month, components.day) = (dateTime.date.year, dateTime.date.month, dateTime.date.day)
+            (components.hour, components.minute, components.second) = (dateTime.time.hour, dateTime.time.minute, dateTime.time.second)
+            if let offset = dateTime.offset {
+                components.timeZone = TimeZone(secondsFromGMT: offset.offset * 60)
+            }
+        } else {
+            return nil
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = calendar.date(from: components), date.timeIntervalSince1970 >= 315_532_800 else { return nil }
+        return date
+    }
+}
