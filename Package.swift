@@ -183,6 +183,12 @@ let package = Package(
         // names every type of its API through it.
         .testTarget(name: "ReaderAPITests", dependencies: ["MCPackReader"]),
 
+        // The example app's decisions (UpdatePlan.swift: plain Swift on
+        // MCPackReader) compiled from its own file and tested on Linux; the
+        // rest of the app is UIKit and SwiftUI, built by Xcode only.
+        .testTarget(name: "KioskPlanTests", dependencies: ["MCPackReader"], path: "Examples/Kiosk",
+                    sources: ["Kiosk/UpdatePlan.swift", "PlanTests"]),
+
         // The package as Apple's compilers see it, checked from Linux: no
         // top-level name that Apple's SDKs export, no API newer than the
         // floors without #available. Reads the sources; depends on nothing.

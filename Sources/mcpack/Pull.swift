@@ -14,8 +14,8 @@ struct Pull: AsyncParsableCommand {
             --grace), and a version not newer than one installed before (unless \
             --allow-rollback) are refused.
 
-            Only files whose SHA-256 the installed version lacks are fetched; the others \
-            are linked from it. Every fetched byte is checked against the SHA-256 the \
+            Only files whose SHA-256 the installed version (or a --reuse bag) lacks are \
+            fetched; the others are linked from it. Every fetched byte is checked against the SHA-256 the \
             signed index names, and no file is read past its listed size. An interrupted \
             pull keeps what it fetched and the next one continues it (HTTP Range). The new \
             version is assembled beside the installed one, checked whole as a bag, and \
@@ -28,7 +28,11 @@ struct Pull: AsyncParsableCommand {
             version kept until the next update; downloads/; state.json, the highest \
             index sequence and version seen).
 
-            Exit status: 0 installed or already current, 1 refused (signature, expiry, \
+            After a rollback (BundleStore.rollBack() in the app's library), the version \
+            rolled back from is held back: while it is the channel's newest, a pull \
+            says so and installs nothing.
+
+            Exit status: 0 installed, already current or held back, 1 refused (signature, expiry, \
             rollback, a file whose bytes are not the signed ones), 2 could not (network, \
             disk, usage).
             """)
@@ -41,6 +45,9 @@ struct Pull: AsyncParsableCommand {
 
     @Option(name: .customLong("public-key"), help: ArgumentHelp("A minisign public key whose signature of the channel's index is trusted (repeatable).", valueName: "file"))
     var publicKeys: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("An unpacked bag already on this machine (a version handed over before) whose files are used rather than fetched, each only if its SHA-256 is the signed one (repeatable).", valueName: "dir"))
+    var reuse: [String] = []
 
     @Flag(name: .customLong("allow-rollback"), help: "Install the channel's newest version even if it is not newer than a version installed before.")
     var allowRollback = false
@@ -62,6 +69,9 @@ struct Pull: AsyncParsableCommand {
         guard ChannelDuration.parse(grace) != nil else {
             throw ValidationError("--grace \(grace): give a whole number of minutes, hours, days or weeks, such as 90m, 12h, 1d or 2w")
         }
+        for folder in reuse where !FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).appendingPathComponent("bagit.txt").path) {
+            throw ValidationError("--reuse \(folder): not an unpacked bag (it holds no bagit.txt)")
+        }
         for line in header where Self.header(line) == nil {
             throw ValidationError("--header \(line): give it as 'Name: value'")
         }
@@ -80,6 +90,7 @@ struct Pull: AsyncParsableCommand {
         do {
             var options = UpdateOptions(channel: URL(string: url)!, trustedKeys: try publicKeys.map(Self.key))
             options.allowRollback = allowRollback
+            options.localBundles = reuse.map { URL(fileURLWithPath: $0).standardizedFileURL }
             options.clockGrace = ChannelDuration.parse(grace)!
             options.headers = Dictionary(header.compactMap(Self.header), uniquingKeysWith: { _, last in last })
             let link = URL(fileURLWithPath: into).standardizedFileURL
@@ -96,6 +107,9 @@ struct Pull: AsyncParsableCommand {
             console.emit(Pulled(result, into: into))
         } else if result.outcome == .current {
             console.out("current: \(into) holds \(result.version), the channel's newest (index sequence \(result.sequence))")
+        } else if result.outcome == .heldBack {
+            console.out("held back: \(into) holds \(result.version), rolled back to from \(result.heldBack ?? "?"), the channel's newest; "
+                + "it is not installed again until a newer version is published (or --allow-rollback)")
         } else {
             console.out("installed \(result.version) into \(into)\(result.previousVersion.map { " (was \($0))" } ?? ""): "
                 + "\(result.filesFetched) file\(result.filesFetched == 1 ? "" : "s") fetched (\(formatBytes(Int(result.bytesFetched)))), \(result.filesReused) reused")
@@ -173,6 +187,7 @@ private struct Pulled: Encodable {
     var bytesFetched: Int64
     var filesFetched: Int
     var filesReused: Int
+    var heldBack: String?
 
     init(_ result: UpdateResult, into: String) {
         outcome = result.outcome.rawValue
@@ -184,6 +199,7 @@ private struct Pulled: Encodable {
         bytesFetched = result.bytesFetched
         filesFetched = result.filesFetched
         filesReused = result.filesReused
+        heldBack = result.heldBack
     }
 }
 

@@ -41,12 +41,13 @@ import Testing
         let phase: UpdateProgress.Phase = progress.phase
         let result: UpdateResult = UpdateResult(outcome: .current, version: "1.0.0", folder: "/b", sequence: 1, bytesFetched: 0, filesFetched: 0, filesReused: 0)
         let outcome: UpdateResult.Outcome = result.outcome
+        let heldBack: String? = result.heldBack
         let failure: UpdateError = UpdateError(.refused, ["index.json expired"])
         let failureKind: UpdateError.Kind = failure.kind
         let minisign: MinisignText.PublicKey? = trusted?.minisign
         let minisignError: MinisignTextError = MinisignTextError(line: 1, message: "cut short")
         let channel: [Any.Type] = [ChannelIndex.self, ChannelObject.self, ChannelFileList.self, ChannelFile.self, MinisignText.Signature.self]
-        #expect(updater.store.link.lastPathComponent == "current" && phase == .fetching && outcome == .current && failureKind == .refused)
+        #expect(updater.store.link.lastPathComponent == "current" && phase == .fetching && outcome == .current && failureKind == .refused && heldBack == nil)
         #expect(minisign?.key.count == 32 && minisignError.line == 1 && channel.count == 5)
         #expect("\(bundle)".contains("KioskBundle"))
         #expect(error.path == "data/bundle.json" && info.version == "1.0.0")

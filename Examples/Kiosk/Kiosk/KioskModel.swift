@@ -89,16 +89,34 @@ final class KioskModel: ObservableObject {
         lastTouch = Date()
     }
 
+    /// What the staff's rollback control (RootView's StaffCorner) offers
+    /// now, from the versions the store holds.
+    func rollBackOffer() async -> UpdatePlan.RollBackOffer {
+        let store = store, screen = screen
+        let (current, previous) = await Task.detached(priority: .userInitiated) {
+            (store.current.flatMap(Self.version), store.previous.flatMap(Self.version))
+        }.value
+        return UpdatePlan.rollBackOffer(current: current, previous: previous, screen: screen)
+    }
+
     /// Makes the version installed before the current one current again
-    /// (`BundleStore.rollBack()`), shown at the next idle moment like an
-    /// update. The updater will not install the version left again until a
-    /// newer one is published. Not wired to any button: call it from
-    /// wherever the kiosk takes its operator's commands.
+    /// (`BundleStore.rollBack()`) and shows it at once: a member of staff
+    /// asked, standing at the kiosk. The updater holds the version left
+    /// back until a newer one is published. Throws while an update holds
+    /// the store, which a moment later will not.
     func rollBack() async throws {
         let store = store
-        pending = try await Task.detached(priority: .userInitiated) {
+        let bundle = try await Task.detached(priority: .userInitiated) {
             try KioskBundle(folder: try store.rollBack())
         }.value
+        // An update installed but not yet shown is the version just left.
+        pending = nil
+        Self.log.notice("rolled back to \(bundle.name, privacy: .public) \(bundle.version, privacy: .public)")
+        await present(bundle)
+    }
+
+    private nonisolated static func version(_ folder: URL) -> String? {
+        try? KioskBundle(folder: folder).version
     }
 
     /// The first folder that opens; the first one's problem when none does.
@@ -145,25 +163,29 @@ final class KioskModel: ObservableObject {
     private func check(_ updater: BundleUpdater) async {
         // Detached: the updater hashes every file of a new version, which
         // must not run on the main actor.
-        let outcome = await Task.detached(priority: .utility) { () -> Result<KioskBundle?, any Error> in
+        let outcome = await Task.detached(priority: .utility) { () -> Result<(UpdateResult, KioskBundle?), any Error> in
             do {
                 let result = try await updater.update()
-                guard result.outcome == .installed else { return .success(nil) }
-                return .success(try KioskBundle(folder: URL(fileURLWithPath: result.folder)))
+                guard result.outcome == .installed else { return .success((result, nil)) }
+                return .success((result, try KioskBundle(folder: URL(fileURLWithPath: result.folder))))
             } catch {
                 return .failure(error)
             }
         }.value
         switch outcome {
-        case let .success(installed?):
+        case let .success((_, installed?)):
             // The updater checked every byte against the signed list and
             // the bag's manifests: no second verification at the switch.
             verifiedVersions.insert(Self.versionKey(installed))
             pending = installed
             nextCheck = plan.nextCheck(after: Date(), retrySoon: false)
             Self.log.notice("installed \(installed.name, privacy: .public) \(installed.version, privacy: .public), shown when idle")
-        case .success(nil):
+        case let .success((result, .none)):
             nextCheck = plan.nextCheck(after: Date(), retrySoon: false)
+            if result.outcome == .heldBack {
+                // The staff's rollback standing: not an error.
+                Self.log.notice("holding \(result.version, privacy: .public): the channel's \(result.heldBack ?? "", privacy: .public) was rolled back from")
+            }
         case let .failure(error):
             let retrySoon = (error as? UpdateError)?.kind == .couldNotUpdate
             nextCheck = plan.nextCheck(after: Date(), retrySoon: retrySoon)

@@ -14,6 +14,7 @@ struct RootView: View {
     var body: some View {
         content
             .background(TouchActivity { model.touched() })
+            .overlay(alignment: .topTrailing) { StaffCorner(model: model) }
     }
 
     @ViewBuilder private var content: some View {
@@ -124,6 +125,49 @@ struct MessageView: View {
             }
             .frame(maxWidth: 720, alignment: .leading)
             .padding(32)
+        }
+    }
+}
+
+/// The staff's rollback: a press held for seconds in the top trailing
+/// corner, which nothing on screen shows, then a confirmation naming both
+/// versions (UpdatePlan's words). A visitor who finds it by chance must
+/// still confirm, and can only bring back the version shown here before.
+@MainActor
+struct StaffCorner: View {
+    @ObservedObject var model: KioskModel
+    @State private var offer: UpdatePlan.RollBackOffer?
+    @State private var shown = false
+
+    var body: some View {
+        // Clear, with a shape so it takes touches: small, so the scan
+        // under it loses little.
+        Color.clear
+            .frame(width: 60, height: 60)
+            .contentShape(Rectangle())
+            .onLongPressGesture(minimumDuration: 4, maximumDistance: 20) {
+                Task {
+                    offer = await model.rollBackOffer()
+                    shown = true
+                }
+            }
+            .accessibilityHidden(true)
+            .alert(offer?.title ?? "", isPresented: $shown, presenting: offer) { offer in
+                if let confirm = offer.confirm {
+                    Button(confirm, role: .destructive) { Task { await rollBack() } }
+                    Button("Cancel", role: .cancel) {}
+                } else {
+                    Button("OK", role: .cancel) {}
+                }
+            } message: { offer in
+                Text(verbatim: offer.message)
+            }
+    }
+
+    private func rollBack() async {
+        do { try await model.rollBack() } catch {
+            offer = UpdatePlan.RollBackOffer(title: "Could not go back", message: String(describing: error))
+            shown = true
         }
     }
 }

@@ -109,6 +109,36 @@ struct UpdatePlan: Sendable {
         return retrySoon ? min(night, now.addingTimeInterval(retryAfter)) : night
     }
 
+    /// What the staff's hidden rollback control offers: the words of its
+    /// confirmation, and whether there is anything to confirm.
+    struct RollBackOffer: Sendable, Equatable {
+        /// The version to show instead, nil when there is none to go to.
+        var target: String?
+        var title: String
+        var message: String
+        /// The confirming button's label, with `target`.
+        var confirm: String?
+    }
+
+    /// `current` and `previous` are the versions behind the store's link and
+    /// the one it keeps for `rollBack()` (nil when none).
+    static func rollBackOffer(current: String?, previous: String?, screen: Screen) -> RollBackOffer {
+        // Opening or verifying reads the bundle the switch would replace.
+        if screen == .busy {
+            return RollBackOffer(title: "Not now", message: "The bundle is being opened or checked. Try again once it is shown.")
+        }
+        guard let current else {
+            return RollBackOffer(title: "Nothing to go back to",
+                                 message: "No version has been installed from the update channel: this is the bundle built into the app.")
+        }
+        guard let previous else {
+            return RollBackOffer(title: "Nothing to go back to", message: "\(current) is installed, and no version before it is kept.")
+        }
+        return RollBackOffer(target: previous, title: "Show \(previous) instead of \(current)?",
+                             message: "The kiosk switches now. The updater will not install \(current) again; a newer version published to the channel will be.",
+                             confirm: "Show \(previous)")
+    }
+
     /// The folders to open at launch, first to last: the version the
     /// updater installed, then the one built into the app.
     ///

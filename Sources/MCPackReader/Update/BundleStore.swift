@@ -45,7 +45,8 @@ public struct BundleStore: Sendable {
     /// Makes the previous version current again (one atomic switch) and the
     /// current one previous. The highest version installed stays as it
     /// was, so the updater does not install the version just left again
-    /// unless a newer one is published or rollback is allowed.
+    /// unless a newer one is published or rollback is allowed: while the
+    /// channel still offers it, an update says `.heldBack`.
     @discardableResult
     public func rollBack() throws -> URL {
         let lock = try StoreLock(folder: folder)
@@ -54,6 +55,12 @@ public struct BundleStore: Sendable {
         try switchLink(to: previous)
         var state = loadState()
         state.previous = current.lastPathComponent
+        // Going forward again (a second rollBack() undoing the first)
+        // leaves nothing held back.
+        let left = BundleUpdater.version(of: current), back = BundleUpdater.version(of: previous)
+        state.rolledBackFrom = left.flatMap { left in
+            back.map { SemanticOrder.compare(left, $0) == .orderedDescending } == true ? left : nil
+        }
         try saveState(state)
         return previous
     }
@@ -118,6 +125,12 @@ public struct BundleStore: Sendable {
         var highestVersion: String?
         /// The folder under versions/ that was current before the last switch.
         var previous: String?
+        /// The version rollBack() left for an older one, until an update
+        /// installs another: the channel offering it again is the staff's
+        /// decision standing, not a rollback attack. Absent from a
+        /// state.json written before it existed, which reads as nothing
+        /// rolled back.
+        var rolledBackFrom: String?
     }
 
     func loadState() -> State {

@@ -76,6 +76,10 @@ public struct UpdateResult: Sendable, Equatable, Codable {
         case installed
         /// The installed version is the channel's newest: nothing to do.
         case current
+        /// The channel's newest version is the one `BundleStore.rollBack()`
+        /// left (`heldBack`): it is not installed again until a newer one
+        /// is published or rollback is allowed. Nothing fetched.
+        case heldBack
     }
 
     public var outcome: Outcome
@@ -90,9 +94,12 @@ public struct UpdateResult: Sendable, Equatable, Codable {
     public var filesFetched: Int
     /// Files taken from the device rather than fetched.
     public var filesReused: Int
+    /// With `.heldBack`, the channel's newest version, the one rolled back
+    /// from.
+    public var heldBack: String?
 
     public init(outcome: Outcome, version: String, previousVersion: String? = nil, folder: String, sequence: Int,
-                bytesFetched: Int64, filesFetched: Int, filesReused: Int) {
+                bytesFetched: Int64, filesFetched: Int, filesReused: Int, heldBack: String? = nil) {
         self.outcome = outcome
         self.version = version
         self.previousVersion = previousVersion
@@ -101,6 +108,7 @@ public struct UpdateResult: Sendable, Equatable, Codable {
         self.bytesFetched = bytesFetched
         self.filesFetched = filesFetched
         self.filesReused = filesReused
+        self.heldBack = heldBack
     }
 }
 
@@ -150,6 +158,10 @@ public final class BundleUpdater: Sendable {
             return UpdateResult(outcome: .current, version: installed.version, folder: installed.folder.path, sequence: index.sequence,
                                 bytesFetched: 0, filesFetched: 0, filesReused: 0)
         }
+        if let installed, !options.allowRollback, store.loadState().rolledBackFrom == newest.version {
+            return UpdateResult(outcome: .heldBack, version: installed.version, folder: installed.folder.path, sequence: index.sequence,
+                                bytesFetched: 0, filesFetched: 0, filesReused: 0, heldBack: newest.version)
+        }
         try checkNewer(newest.version, installed: installed?.version)
 
         let list = try await fetchList(newest, fetcher)
@@ -167,6 +179,7 @@ public final class BundleUpdater: Sendable {
         if state.highestVersion.map({ SemanticOrder.compare(newest.version, $0) == .orderedDescending }) ?? true {
             state.highestVersion = newest.version
         }
+        state.rolledBackFrom = nil
         try store.saveState(state)
         store.cleanUp()
         try? FileManager.default.removeItem(at: store.downloads)

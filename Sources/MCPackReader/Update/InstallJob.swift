@@ -31,8 +31,11 @@ final class InstallJob: @unchecked Sendable {
     /// The new version's folder, current once this returns.
     func run(installedFolder: URL?) async throws -> URL {
         let files = Dictionary(grouping: list.all, by: \.sha256)
-        var local = Self.localFiles(in: ([installedFolder].compactMap { $0 }) + options.localBundles)
-        if let installedFolder, let derived = derivePayloadManifest(from: installedFolder), local[derived.sha256] == nil {
+        let devices = [installedFolder].compactMap { $0 } + options.localBundles
+        var local = Self.localFiles(in: devices)
+        // The shipped bundle serves as well as an installed one: a first
+        // update from it is as small as any later one.
+        if let derived = devices.lazy.compactMap({ self.derivePayloadManifest(from: $0) }).first, local[derived.sha256] == nil {
             local[derived.sha256] = derived.url
         }
         var missing = Set(files.keys.filter { local[$0] == nil })
@@ -68,15 +71,16 @@ final class InstallJob: @unchecked Sendable {
         return try moveIntoPlace()
     }
 
-    /// The new payload manifest, made from the installed one: its lines in
+    /// The new payload manifest, made from a bundle on the device (the
+    /// installed one, else one the app shipped): its lines in
     /// their order, each with the checksum the signed list gives. When a
     /// version changes a few files' bytes and no path, that is the new
     /// manifest byte for byte, the largest file of the update after the
     /// list (a line for each of 17,000 tiles), not fetched. Used only if
     /// its SHA-256 is the signed one; otherwise the manifest is fetched.
-    private func derivePayloadManifest(from installed: URL) -> (sha256: String, url: URL)? {
+    private func derivePayloadManifest(from bundle: URL) -> (sha256: String, url: URL)? {
         guard let signed = list.tags.first(where: { $0.path == KioskBundle.manifestPath }),
-              let data = try? Data(contentsOf: installed.appendingPathComponent(KioskBundle.manifestPath)) else { return nil }
+              let data = try? Data(contentsOf: bundle.appendingPathComponent(KioskBundle.manifestPath)) else { return nil }
         let checksums = Dictionary(uniqueKeysWithValues: list.files.map { ($0.path, $0.sha256) })
         let manifest = Manifest(data)
         var entries: [(checksum: String, path: String)] = []

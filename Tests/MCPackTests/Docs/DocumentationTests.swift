@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import ImagingTestSupport
+import MCPackReader
 import Testing
 
 /// The README and the pages beside it, held to what mcpack does: pages are
@@ -216,6 +217,9 @@ import Testing
             try run("publish", [Publishing.v1, "--channel", "channel-two", "--sign-key", "k.key"])
             let second = try WebServer(root: project.url("channel-two"))
             try run("pull", [second.url, "--into", "kiosk-b", "--public-key", "k.pub"])
+            try run("pull", [server.url, "--into", "kiosk-b", "--public-key", "k.pub"])
+            // Rolled back as the app does it: the version left is held back.
+            try BundleStore(folder: project.url("kiosk-b.mcpack"), link: project.url("kiosk-b")).rollBack()
             try run("pull", [server.url, "--into", "kiosk-b", "--public-key", "k.pub"])
             try run("pull", [server.url, "--into", "kiosk-c", "--public-key", "o.pub"], allowing: [1])
         }

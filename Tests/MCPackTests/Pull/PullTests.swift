@@ -26,9 +26,10 @@ import Testing
             return (result, object)
         }
 
-        /// Every file behind the kiosk link and its SHA-256, by sha256sum.
-        func installed() throws -> [String: String] {
-            let sums = try publishing.shell("cd kiosk/ && find . -type f -print0 | xargs -0 sha256sum")
+        /// Every file behind the kiosk link (or another) and its SHA-256, by
+        /// sha256sum.
+        func installed(_ link: String = "kiosk") throws -> [String: String] {
+            let sums = try publishing.shell("cd \(link)/ && find . -type f -print0 | xargs -0 sha256sum")
             try #require(sums.status == 0, "\(sums.stdout)")
             var files: [String: String] = [:]
             for line in sums.stdout.split(separator: "\n") {
@@ -191,11 +192,125 @@ import Testing
         #expect(try store.rollBack().lastPathComponent == "test-bundle-1.0.0")
         #expect(try pulling.installed() == publishing.contents(Publishing.v1))
         #expect(try pulling.verifies())
-        // 1.1.0 was installed once: not again, unless asked.
+        // 1.1.0 was installed once and left: held back, not refused, and
+        // nothing fetched but the index and its signature.
+        let mark = pulling.server.requests().count
         let (again, json) = try pulling.pull()
-        #expect(again.status == 1 && (json["problems"] as? [String] ?? []).joined().contains("not newer than 1.1.0"), "\(again.stdout)")
+        #expect(again.status == 0 && json["outcome"] as? String == "heldBack" && json["version"] as? String == "1.0.0"
+                && json["heldBack"] as? String == "1.1.0", "\(again.stdout)\(again.stderr)")
+        #expect(pulling.fetched(since: mark) == ["index.json", "index.json.minisig"])
+        #expect(try pulling.installed() == publishing.contents(Publishing.v1))
+        // Unless asked for.
         let (asked, askedJSON) = try pulling.pull(["--allow-rollback"])
-        #expect(asked.status == 0 && askedJSON["version"] as? String == "1.1.0", "\(asked.stdout)\(asked.stderr)")
+        #expect(asked.status == 0 && askedJSON["outcome"] as? String == "installed" && askedJSON["version"] as? String == "1.1.0",
+                "\(asked.stdout)\(asked.stderr)")
+        #expect(store.loadState().rolledBackFrom == nil)
+    }
+
+    @Test func theVersionRolledBackFromIsHeldBackUntilANewerOneIsPublished() throws {
+        let pulling = try Pulling.make()
+        let publishing = pulling.publishing
+        #expect(try pulling.pull().0.status == 0)
+        #expect(try publishing.publish([Publishing.v2]).0.status == 0)
+        #expect(try pulling.pull().0.status == 0)
+        let store = BundleStore(folder: publishing.url("kiosk.mcpack"), link: publishing.url("kiosk"))
+        #expect(try store.rollBack().lastPathComponent == "test-bundle-1.0.0")
+        #expect(store.loadState().rolledBackFrom == "1.1.0")
+        // As a person reads it: said, and exit 0.
+        let plain = try publishing.run(["pull", pulling.server.url, "--into", "kiosk", "--public-key", "k.pub"])
+        #expect(plain.status == 0 && plain.stdout.contains("held back: kiosk holds 1.0.0, rolled back to from 1.1.0"), "\(plain.stdout)\(plain.stderr)")
+        #expect(plain.stderr.isEmpty, "\(plain.stderr)")
+
+        // A second rollBack() goes forward again: nothing held back, and
+        // the channel's newest is the current one.
+        #expect(try store.rollBack().lastPathComponent == "test-bundle-1.1.0")
+        #expect(store.loadState().rolledBackFrom == nil)
+        #expect(try pulling.pull().1["outcome"] as? String == "current")
+        try store.rollBack()
+
+        // A newer version ends it: installed over the one rolled back to.
+        try publishing.buildSecond(version: "1.2.0", translation: "To no one will we sell, or deny, or delay right or justice.")
+        #expect(try publishing.publish(["dist/test-bundle-1.2.0.zip"]).0.status == 0)
+        let (newer, newerJSON) = try pulling.pull()
+        #expect(newer.status == 0 && newerJSON["outcome"] as? String == "installed" && newerJSON["version"] as? String == "1.2.0"
+                && newerJSON["previousVersion"] as? String == "1.0.0", "\(newer.stdout)\(newer.stderr)")
+        #expect(newerJSON["heldBack"] == nil)
+        #expect(store.loadState().rolledBackFrom == nil)
+        #expect(try pulling.installed() == publishing.contents("dist/test-bundle-1.2.0.zip"))
+        #expect(try pulling.verifies())
+    }
+
+    /// A state.json written before `rolledBackFrom` existed still reads, as
+    /// nothing rolled back, and keeps what it held.
+    @Test func anOlderStateFileStillReads() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcpack-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let old = #"{"channel":"magna-carta","highestVersion":"1.1.0","indexSHA256":"ab","previous":"magna-carta-1.1.0","sequence":7}"#
+        try Data(old.utf8).write(to: folder.appendingPathComponent("state.json"))
+        let state = BundleStore(folder: folder).loadState()
+        #expect(state == BundleStore.State(channel: "magna-carta", sequence: 7, indexSHA256: "ab", highestVersion: "1.1.0",
+                                           previous: "magna-carta-1.1.0", rolledBackFrom: nil))
+    }
+
+    /// The bundle shipped inside the app, given as `localBundles` to a store
+    /// with nothing installed: the first update fetches only what differs
+    /// from it, as an update of an installed version would; a file of it
+    /// whose bytes are not its manifest's is fetched, never used.
+    @Test func aFirstUpdateReusesTheBundleShippedInTheApp() async throws {
+        let publishing = try Publishing.make()
+        #expect(try publishing.publish([Publishing.v2]).0.status == 0)
+        let server = try WebServer(root: publishing.url("channel"))
+        let pulling = Pulling(publishing: publishing, server: server)
+        try #require(try publishing.shell("mkdir shipped && cd shipped && unzip -q ../\(Publishing.v1)").status == 0)
+        let shipped = publishing.url("shipped/test-bundle-1.0.0")
+        var options = UpdateOptions(channel: URL(string: server.url)!,
+                                    trustedKeys: [try ChannelKey(minisignPublicKey: String(contentsOf: publishing.url("k.pub"), encoding: .utf8))])
+        options.localBundles = [shipped]
+
+        let v1 = try publishing.contents(Publishing.v1), v2 = try publishing.contents(Publishing.v2)
+        let list = try #require(try publishing.index().version("1.1.0")).list
+        let manifest = try #require(v2["manifest-sha256.txt"])
+        let changed = Set(v2.values).subtracting(v1.values)
+        #expect(changed.contains(manifest))
+        let store = BundleStore(folder: publishing.url("app.mcpack"), link: publishing.url("app"))
+        var mark = server.requests().count
+        let result = try await BundleUpdater(store: store, options: options).update()
+        #expect(result.outcome == .installed && result.version == "1.1.0" && result.previousVersion == nil)
+        // The payload manifest too is made from the shipped one.
+        let expected = Set(["index.json", "index.json.minisig", list.path] + changed.subtracting([manifest]).map(ChannelObject.path))
+        #expect(Set(pulling.fetched(since: mark)) == expected)
+        #expect(result.filesFetched == expected.count - 3 && result.filesReused > v2.count / 2, "\(result)")
+        #expect(try pulling.installed("app") == v2)
+        #expect(try publishing.run(["verify", "app"]).status == 0)
+
+        // A damaged copy: one file unchanged since 1.0.0, its bytes changed
+        // and its size kept, so only its SHA-256 tells.
+        try #require(try publishing.shell("cp -R shipped/test-bundle-1.0.0 damaged").status == 0)
+        let counts = Dictionary(grouping: v2.keys, by: { v2[$0]! })
+        // A tile: the bundle still opens, and its manifest still offers it.
+        let victim = try #require(v2.keys.sorted().first { $0.contains("_files/") && v1[$0] == v2[$0] && counts[v2[$0]!]!.count == 1 })
+        var bytes = try Data(contentsOf: publishing.url("damaged/" + victim))
+        bytes[bytes.count / 2] ^= 0x20
+        try bytes.write(to: publishing.url("damaged/" + victim))
+        options.localBundles = [publishing.url("damaged")]
+        let second = BundleStore(folder: publishing.url("other.mcpack"), link: publishing.url("other"))
+        mark = server.requests().count
+        let repaired = try await BundleUpdater(store: second, options: options).update()
+        #expect(repaired.outcome == .installed)
+        #expect(Set(pulling.fetched(since: mark)) == expected.union([ChannelObject.path(v2[victim]!)]))
+        #expect(try pulling.installed("other") == v2)
+        #expect(try publishing.run(["verify", "other"]).status == 0)
+        #expect(try Data(contentsOf: publishing.url("damaged/" + victim)) == bytes, "the damaged copy was written to")
+
+        // The command's way to name it: a version handed over before.
+        mark = server.requests().count
+        let reused = try publishing.run(["pull", server.url, "--into", "kiosk", "--public-key", "k.pub", "--reuse", "shipped/test-bundle-1.0.0"])
+        #expect(reused.status == 0, "\(reused.stderr)")
+        #expect(Set(pulling.fetched(since: mark)) == expected)
+        #expect(try pulling.installed() == v2)
+        let notBag = try publishing.run(["pull", server.url, "--into", "elsewhere", "--public-key", "k.pub", "--reuse", "channel"])
+        #expect(notBag.status == 2 && notBag.stderr.contains("--reuse channel: not an unpacked bag"), "\(notBag.stderr)")
     }
 
     @Test func anExpiredIndexAndAFullDiskAreRefusedBeforeAnyFile() async throws {
