@@ -3,11 +3,11 @@
 # the C libraries (libvips, Little CMS, libarchive, OpenSSL, zlib) with
 # pkg-config (on macOS also GNU tar, which `make dist` needs), and for the
 # tests bagit.py (PyPI's bagit), zstd, man-db, minisign, ssh-keygen
-# (openssh-client) and a free Adobe RGB compatible colour profile; Chromium
-# (Debian's, else Playwright's own), Python 3.12 and the Python tools in
-# Tests/Python/requirements.txt (scripts/test-python.sh). Debian/Ubuntu
-# through apt, macOS through Homebrew. The Swift toolchain itself is not
-# installed here.
+# (openssh-client), nginx, strace (Linux) and a free Adobe RGB compatible
+# colour profile; Chromium (Debian's, else Playwright's own), Python 3.12
+# and the Python tools in Tests/Python/requirements.txt
+# (scripts/test-python.sh). Debian/Ubuntu through apt, macOS through
+# Homebrew. The Swift toolchain itself is not installed here.
 #
 # Runs under macOS's own bash 3.2 too: no mapfile, associative arrays or
 # ${var,,}, and no "${array[@]}" that may be empty under set -u.
@@ -43,6 +43,10 @@ Linux)
     # (Range requests included). Looked for where Debian puts it, since
     # /usr/sbin is not on every user's PATH.
     command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+    # scripts/pull-crash-safety.sh --slow-last-renames delays an update's
+    # last steps with strace's syscall injection (Linux only, as is that
+    # script: nothing to install on macOS).
+    command -v strace >/dev/null 2>&1 || missing+=(strace)
     # An Adobe RGB (1998) compatible profile, for the colour tests.
     [ -f /usr/share/color/icc/compatibleWithAdobeRGB1998.icc ] || missing+=(icc-profiles-free)
     # man -l, which renders the installed man pages in InstallTests. Asked of
