@@ -47,7 +47,7 @@ help:
 	@echo "make fuzz    run each libFuzzer target for FUZZ_SECONDS (default 120) seeded from the example (Linux)"
 	@echo "make campaign      damage the example archive at random (seeded); count what verify detects and misses"
 	@echo "make crash-safety  SIGKILL mcpack build at random moments on the benchmark master; check archives and cache (~6 min; Linux)"
-	@echo "make pull-crash-safety  SIGKILL mcpack pull at random moments of an update of the example; check the bundle folder (Linux)"
+	@echo "make pull-crash-safety  SIGKILL mcpack pull at random moments of an update of the example, and in its slowed last steps; check the bundle folder (Linux)"
 	@echo "make assets  regenerate the example project's images (needs Python with Pillow)"
 	@echo "make preview-screenshot  remake docs/preview.png, the README's picture of the example's preview page"
 	@echo "make measure-screenshot  remake docs/measure.png, docs/guide/overlays.md's picture of the preview page's Measure mode"
@@ -102,9 +102,13 @@ campaign: build
 crash-safety: $(LINUX_BUILD)
 	bash scripts/crash-safety.sh
 
+# Twice: at random moments, then with the update's last steps slowed under
+# strace, so kills land in the milliseconds between the version moved into
+# place and the state written, too.
 pull-crash-safety: $(LINUX_BUILD)
 	@scripts/install-deps.sh --test
 	bash scripts/pull-crash-safety.sh
+	bash scripts/pull-crash-safety.sh --slow-last-renames
 
 assets:
 	python3 scripts/make-example-assets.py
@@ -127,7 +131,7 @@ diff-screenshot: build
 # when a source is newer: after `make stage`, `sudo make install` only copies.
 PREFIX ?= /usr/local
 STAGE := .build/install/stage
-VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/MCPackKit/Support/Version.swift)
+VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/MCPackInputs/Support/Version.swift)
 PLATFORM := $(shell echo $(UNAME) | tr A-Z a-z)-$(shell uname -m)
 
 $(RELEASE_BIN): Package.swift $(shell find Sources Templates Plugins -type f)

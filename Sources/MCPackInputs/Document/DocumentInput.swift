@@ -151,7 +151,7 @@ package enum DocumentInput: BundleInput {
             let master = try Image(contentsOf: env.project.url(settings.image).path, sequential: plan.picture.facts.orientation == 1)
             var (image, record) = try PictureImport.converted(master, plan.picture)
             if image.hasAlpha, let background = settings.background {
-                let (r, g, b) = IconsInput.rgb(background)
+                let (r, g, b) = HexColour.rgb(background)
                 image = try image.flattened(red: r, green: g, blue: b)
                 record.conversions.append("alpha flattened onto \(background)")
             }

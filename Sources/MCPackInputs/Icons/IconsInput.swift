@@ -226,7 +226,7 @@ package enum IconsInput: BundleInput {
                 env.problem(path, "has transparency (alpha below fully opaque); the App Store refuses an app icon that is transparent or has an alpha channel at all (ITMS-90717). Make it opaque, or set [icon] background = \"#RRGGBB\" in \(env.project.configDisplayPath) to flatten it onto that colour")
                 return nil
             }
-            let (r, g, b) = rgb(background)
+            let (r, g, b) = HexColour.rgb(background)
             guard let flat = try? image.flattened(red: r, green: g, blue: b) else {
                 env.problem(path, "cannot flatten onto \(background)")
                 return nil
@@ -309,10 +309,5 @@ package enum IconsInput: BundleInput {
         }
         return Made(payload: entry.payload(under: AssetCatalog.folder + "/") + (plan.composer.map(IconComposer.payload) ?? []),
                     record: made)
-    }
-
-    package static func rgb(_ hex: String) -> (Double, Double, Double) {
-        let value = Int(hex.dropFirst(), radix: 16) ?? 0
-        return (Double((value >> 16) & 0xFF), Double((value >> 8) & 0xFF), Double(value & 0xFF))
     }
 }

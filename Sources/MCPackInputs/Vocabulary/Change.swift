@@ -69,3 +69,10 @@ public struct PixelChange: Sendable, Encodable, Equatable {
     }
 }
 
+/// A run of words of a text diff: kept, removed, inserted, or an elided
+/// unchanged run ("...").
+public struct WordSegment: Sendable, Encodable, Equatable {
+    public enum Kind: String, Sendable, Encodable { case kept, removed, inserted, elided }
+    public var kind: Kind
+    public var text: String
+}

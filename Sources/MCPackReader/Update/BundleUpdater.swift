@@ -155,6 +155,7 @@ public final class BundleUpdater: Sendable {
         let installed = store.current.flatMap { folder in Self.version(of: folder).map { (folder: folder, version: $0) } }
         guard let newest = index.newest else { throw UpdateError.refused("\(ChannelNames.index) lists no version") }
         if let installed, installed.version == newest.version {
+            try finishInterruptedSwitch(to: installed.version)
             return UpdateResult(outcome: .current, version: installed.version, folder: installed.folder.path, sequence: index.sequence,
                                 bytesFetched: 0, filesFetched: 0, filesReused: 0)
         }
@@ -185,6 +186,23 @@ public final class BundleUpdater: Sendable {
         try? FileManager.default.removeItem(at: store.downloads)
         return UpdateResult(outcome: .installed, version: newest.version, previousVersion: installed?.version, folder: folder.path,
                             sequence: index.sequence, bytesFetched: job.counter.bytes, filesFetched: job.counter.files, filesReused: job.reused)
+    }
+
+    /// A kill after the link switched and before the state was written
+    /// leaves the newest version installed under the state of the one
+    /// before: its highest version not raised, its downloads kept. Found
+    /// current next time, that update is finished here, or the store would
+    /// keep both until some later update.
+    private func finishInterruptedSwitch(to version: String) throws {
+        var state = store.loadState()
+        if state.highestVersion.map({ SemanticOrder.compare(version, $0) == .orderedDescending }) ?? true {
+            state.highestVersion = version
+            state.rolledBackFrom = nil
+            try store.saveState(state)
+        }
+        if FileManager.default.fileExists(atPath: store.downloads.path) {
+            try? FileManager.default.removeItem(at: store.downloads)
+        }
     }
 
     /// The index, its signature checked (fetched again after a pause when

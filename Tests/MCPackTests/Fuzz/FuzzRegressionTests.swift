@@ -71,7 +71,7 @@ struct FuzzRegression: CustomTestStringConvertible, Sendable {
             // As the project's Icon Composer document, built, and its bag verified.
             let images = try TestProject.make(images: true)
             defer { images.destroy() }
-            try ImageTests.writeComposer(images)
+            try IconsBuildTests.writeComposer(images)
             try images.write("assets/icon/AppIcon.icon/icon.json", input)
             result = try MCPackBinary.run(["build"], in: images.root)
             #expect(result.status == 0 || result.status == 2, "\(result.stderr)")

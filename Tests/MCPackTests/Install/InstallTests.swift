@@ -165,7 +165,7 @@ import Testing
         let result = try MCPackBinary.run(["--version"], in: Self.packageRoot)
         #expect(result.stdout == MCPackVersion.current + "\n")
         // The Makefile names the tarball from the same line.
-        let source = try String(contentsOf: Self.packageRoot.appendingPathComponent("Sources/MCPackKit/Support/Version.swift"), encoding: .utf8)
+        let source = try String(contentsOf: Self.packageRoot.appendingPathComponent("Sources/MCPackInputs/Support/Version.swift"), encoding: .utf8)
         #expect(source.contains("static let current = \"\(MCPackVersion.current)\""))
     }
 

@@ -240,6 +240,34 @@ import Testing
         #expect(try pulling.verifies())
     }
 
+    /// A kill after the link switched and before the state was written (as
+    /// `make pull-crash-safety`'s slowed mode lands one) leaves the new
+    /// version current under the old state, its downloads kept: the next
+    /// pull finds it current and finishes that update.
+    @Test func anUpdateKilledAfterTheSwitchIsFinishedByTheNextPull() throws {
+        let pulling = try Pulling.make()
+        let publishing = pulling.publishing
+        #expect(try pulling.pull().0.status == 0)
+        #expect(try publishing.publish([Publishing.v2]).0.status == 0)
+        #expect(try pulling.pull().0.status == 0)
+        let store = BundleStore(folder: publishing.url("kiosk.mcpack"), link: publishing.url("kiosk"))
+        var state = store.loadState()
+        state.highestVersion = "1.0.0"
+        state.rolledBackFrom = "1.1.0"
+        try store.saveState(state)
+        try FileManager.default.createDirectory(at: store.downloads, withIntermediateDirectories: true)
+        try Data("partial".utf8).write(to: store.downloads.appendingPathComponent("0123.part"))
+
+        let (again, json) = try pulling.pull()
+        #expect(again.status == 0 && json["outcome"] as? String == "current" && json["version"] as? String == "1.1.0",
+                "\(again.stdout)\(again.stderr)")
+        #expect(store.loadState().highestVersion == "1.1.0")
+        #expect(store.loadState().rolledBackFrom == nil)
+        #expect(!FileManager.default.fileExists(atPath: store.downloads.path), "the interrupted update's downloads are left")
+        #expect(try pulling.installed() == publishing.contents(Publishing.v2))
+        #expect(try pulling.verifies())
+    }
+
     /// A state.json written before `rolledBackFrom` existed still reads, as
     /// nothing rolled back, and keeps what it held.
     @Test func anOlderStateFileStillReads() throws {

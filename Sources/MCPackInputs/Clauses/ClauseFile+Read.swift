@@ -2,16 +2,6 @@ import Foundation
 import MCPackSchema
 import TOMLKit
 
-/// clauses.toml, typed: the categories of the side menu and the clauses
-/// with their overlays on the master scan.
-public struct ClauseFile: Sendable, Equatable {
-    public var categories: [ClauseCategory]
-    public var clauses: [Clause]
-    /// False when a [[category]] could not be read, so the icons cannot be
-    /// matched one to one against the categories.
-    package var categoriesComplete = true
-}
-
 extension ClauseFile {
     package static let maxOverlays = 4
 
