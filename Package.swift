@@ -198,6 +198,10 @@ let package = Package(
         // a bundle, and the tiles' decoded bytes on the iPad screens.
         .executableTarget(name: "mcpack-reader-bench", dependencies: ["MCPackReader"], path: "Tests/ReaderBench"),
 
+        // Bench-only (scripts/bench.sh): the floor under verify, every
+        // digest it must compute over the same bytes on every core.
+        .executableTarget(name: "mcpack-verify-floor", dependencies: ["Archiving", "Hashing", "FileIO", "CZlib"], path: "Tests/VerifyFloor"),
+
         // The Swift face of libvips on its own: the bytes parsed in Swift
         // (a file's EXIF orientation), damaged ones too.
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),

@@ -17,6 +17,11 @@ public enum ZipDirectory {
         public var localHeader: UInt64
         /// The size the directory declares once unpacked.
         public var size: UInt64 = 0
+        /// The size the directory declares as stored (equal to `size` for
+        /// a stored entry), which a reader by offset reads no further than.
+        public var compressedSize: UInt64 = 0
+        /// The CRC-32 the directory declares.
+        public var crc32: UInt32 = 0
     }
 
     /// An entry whose local header is not what the central directory says.
@@ -71,16 +76,23 @@ public enum ZipDirectory {
             guard at + 46 + nameLength + extraLength <= directory.count else { return nil }
             var offset = UInt64(directory.uint32(at: at + 42))
             var unpacked = UInt64(directory.uint32(at: at + 24))
-            if offset == 0xFFFF_FFFF || unpacked == 0xFFFF_FFFF {
+            var packed = UInt64(directory.uint32(at: at + 20))
+            if offset == 0xFFFF_FFFF || unpacked == 0xFFFF_FFFF || packed == 0xFFFF_FFFF {
                 // Zip64: the 8-byte fields that overflowed, in the order
                 // uncompressed size, compressed size, offset (4.5.3).
                 let extra = Array(directory[(at + 46 + nameLength)..<(at + 46 + nameLength + extraLength)])
                 let sizeOverflows = unpacked == 0xFFFF_FFFF
-                let skipped = (sizeOverflows ? 8 : 0) + (directory.uint32(at: at + 20) == 0xFFFF_FFFF ? 8 : 0)
+                let packedOverflows = packed == 0xFFFF_FFFF
+                let skipped = (sizeOverflows ? 8 : 0) + (packedOverflows ? 8 : 0)
                 guard let zip64 = zip64Field(in: extra) else { return nil }
                 if sizeOverflows {
                     guard zip64.count >= 8 else { return nil }
                     unpacked = zip64.uint64(at: 0)
+                }
+                if packedOverflows {
+                    let at = sizeOverflows ? 8 : 0
+                    guard zip64.count >= at + 8 else { return nil }
+                    packed = zip64.uint64(at: at)
                 }
                 if offset == 0xFFFF_FFFF {
                     guard zip64.count >= skipped + 8 else { return nil }
@@ -88,7 +100,8 @@ public enum ZipDirectory {
                 }
             }
             found.append(Entry(name: Array(directory[(at + 46)..<(at + 46 + nameLength)]),
-                               method: directory.uint16(at: at + 10), localHeader: offset, size: unpacked))
+                               method: directory.uint16(at: at + 10), localHeader: offset, size: unpacked,
+                               compressedSize: packed, crc32: directory.uint32(at: at + 16)))
             at += 46 + nameLength + extraLength + commentLength
         }
         return found
