@@ -151,7 +151,9 @@ package enum AssetCatalogRules {
                 problems.append(Problem(file, "catalog-alpha", alphaProblem(picture, tinted: appearanceName == "tinted")))
             }
         }
-        for file in bag.files.keys.sorted() where file.hasPrefix(folder + "/") && file != contentsPath && !named.contains(file) {
+        // The set's files picked out before sorting: sorting every path of
+        // the bag once a set was a quarter of a verify's CPU time.
+        for file in bag.files.keys.filter({ $0.hasPrefix(folder + "/") }).sorted() where file != contentsPath && !named.contains(file) {
             problems.append(Problem(file, "catalog-contents", "not named in \((folder as NSString).lastPathComponent)/Contents.json; Xcode warns of unassigned files"))
         }
         return problems

@@ -178,7 +178,7 @@ enum BagRules {
             }
         }
         if !tagManifests.isEmpty, bag.stoppedAt == nil {
-            for path in bag.files.keys.sorted() where BagNames.isTagFile(path) && !path.hasPrefix("tagmanifest-") && !tagListed.contains(path) {
+            for path in bag.files.keys.filter({ BagNames.isTagFile($0) }).sorted() where !path.hasPrefix("tagmanifest-") && !tagListed.contains(path) {
                 problems.append(Problem(path, "tag-unlisted", "a tag file no tag manifest lists, so no checksum covers it", severity: .warning, section: "2.2.1"))
             }
         }
