@@ -138,6 +138,28 @@ public final class ArchiveReader {
         }
     }
 
+    /// Hands the current entry's data to `body` in the blocks libarchive
+    /// holds it in, not copied out: a stored zip entry's bytes as read from
+    /// the file. Zip only: a tar's sparse entry comes as blocks with holes
+    /// between, which `readData` fills in. Throws as `readData` does.
+    public func readBlocks(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var block: UnsafeRawPointer?
+        var size = 0
+        var offset: la_int64_t = 0
+        var expected: la_int64_t = 0
+        while true {
+            let status = archive_read_data_block(archive, &block, &size, &offset)
+            if status == ARCHIVE_EOF { return }
+            if status == ARCHIVE_WARN || status == ARCHIVE_FAILED {
+                throw EntryDamaged(description: archive_error_string(archive).map { String(cString: $0) } ?? "the entry's data is damaged")
+            }
+            guard status == ARCHIVE_OK else { throw failure() }
+            guard offset == expected else { throw EntryDamaged(description: "the entry's data has a gap at byte \(expected)") }
+            if size > 0, let block { try body(UnsafeRawBufferPointer(start: block, count: size)) }
+            expected += la_int64_t(size)
+        }
+    }
+
     private func failure() -> FileError {
         let text = archive_error_string(archive).map { String(cString: $0) } ?? "not a readable zip or tar archive"
         return FileError(path: path, message: text)

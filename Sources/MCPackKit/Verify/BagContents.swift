@@ -56,7 +56,9 @@ extension BagContents {
         for entry in directory?.entries ?? [] where !entry.path.contains("/") {
             if let algorithm = BagNames.manifestAlgorithm(entry.path, prefix: "manifest-") { declared.insert(algorithm) }
         }
-        let reader = try BagReader(path, limits: limits, crossCheckZip: true, zipDirectory: directory) { entry in
+        // With the zip's directory at hand, its CRCs are left to
+        // `checkUnconfirmed`, for the entries no manifest's digest covers.
+        let reader = try BagReader(path, limits: limits, crossCheckZip: true, zipDirectory: directory, checkCRC: directory == nil) { entry in
             let path = entry.path
             let wanted: Set<DigestAlgorithm>
             if BagNames.isTagFile(path) {
@@ -81,6 +83,7 @@ extension BagContents {
         contents.bytes = reader.bytesRead
         contents.top = reader.top
         try contents.hashAgain(path, limits: limits, for: declared)
+        if let directory { try contents.checkUnconfirmed(path, directory: directory, limits: limits) }
         return contents
     }
 
