@@ -101,24 +101,39 @@ extension KioskBundle {
             problems.append(BundleProblem(kind: .unreadable, path: path, detail: "cannot be listed"))
         }
 
+        // Files are hashed a batch at a time on every core (one core hashed
+        // a bundle of 17,000 tiles at a fraction of the device's speed),
+        // each worker reading one chunk at a time, so memory stays at a
+        // chunk a core whatever the bundle. Progress and cancellation stay
+        // on the calling thread, between batches.
         let total = checks.count
-        for (done, check) in checks.enumerated() {
+        let folder = self.folder
+        let batchSize = 16 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var start = 0
+        while start < total {
             if stop() { throw CancellationError() }
-            let url = folder.appendingPathComponent(check.path)
-            let present = check.path.hasPrefix("data/") ? onDisk.files.contains(check.path) : FileManager.default.fileExists(atPath: url.path)
-            if !present {
-                problems.append(BundleProblem(kind: .missing, path: check.path, detail: "is listed in \(check.path.hasPrefix("data/") ? Self.manifestPath : Self.tagManifestPath) but not in the bundle"))
-            } else {
+            let batch = Array(checks[start..<min(total, start + batchSize)])
+            let found = BatchProblems(count: batch.count)
+            DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+                let check = batch[index]
+                let url = folder.appendingPathComponent(check.path)
+                let present = check.path.hasPrefix("data/") ? onDisk.files.contains(check.path) : FileManager.default.fileExists(atPath: url.path)
+                if !present {
+                    found[index] = BundleProblem(kind: .missing, path: check.path, detail: "is listed in \(check.path.hasPrefix("data/") ? Self.manifestPath : Self.tagManifestPath) but not in the bundle")
+                    return
+                }
                 do {
                     let digest = try Self.sha256(of: url)
                     if digest != check.checksum {
-                        problems.append(BundleProblem(kind: .damaged, path: check.path, detail: "its SHA-256 is \(digest), the manifest lists \(check.checksum)"))
+                        found[index] = BundleProblem(kind: .damaged, path: check.path, detail: "its SHA-256 is \(digest), the manifest lists \(check.checksum)")
                     }
                 } catch {
-                    problems.append(BundleProblem(kind: .unreadable, path: check.path, detail: "cannot be read (\(error.localizedDescription))"))
+                    found[index] = BundleProblem(kind: .unreadable, path: check.path, detail: "cannot be read (\(error.localizedDescription))")
                 }
             }
-            progress?(done + 1, total)
+            problems += found.values.compactMap { $0 }
+            for done in start..<(start + batch.count) { progress?(done + 1, total) }
+            start += batch.count
         }
         return problems.sorted { ($0.path, $0.kind.rawValue) < ($1.path, $1.kind.rawValue) }
     }
@@ -225,6 +240,22 @@ extension KioskBundle {
         }
         return String(decoding: out, as: UTF8.self)
     }
+}
+
+/// One slot for each file of a batch, each written by the one worker
+/// hashing that file.
+private final class BatchProblems: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [BundleProblem?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    subscript(index: Int) -> BundleProblem? {
+        get { lock.lock(); defer { lock.unlock() }; return slots[index] }
+        set { lock.lock(); slots[index] = newValue; lock.unlock() }
+    }
+
+    var values: [BundleProblem?] { lock.lock(); defer { lock.unlock() }; return slots }
 }
 
 #if canImport(ObjectiveC)
