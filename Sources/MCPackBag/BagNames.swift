@@ -31,6 +31,13 @@ package enum BagNames {
     package static func folded<S: StringProtocol>(_ text: S) -> String {
         text.utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) } ? String(text) : text.lowercased()
     }
+
+    /// The same for a String, the usual case (a checksum, an entry's
+    /// path, once each): the generic form is not specialized across the
+    /// module boundary, and walked each byte through its protocol.
+    package static func folded(_ text: String) -> String {
+        text.utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) } ? text : text.lowercased()
+    }
 }
 
 /// bag-info.txt's labels (RFC 8493 §2.2.2).

@@ -645,8 +645,7 @@ package final class BagReader {
             return
         }
         // Whether each path is a tag file is told once, not at every
-        // comparison: Foundation's contains("/") there was a sixth of a
-        // folder's verify.
+        // comparison (Foundation's contains("/") searches as text does).
         let slash = UInt8(ascii: "/")
         folderPaths = listed.map { (tag: !$0.0.utf8.contains(slash), file: $0) }.sorted { a, b in
             a.tag != b.tag ? a.tag : a.file.0.precedesInUTF8Order(b.file.0)

@@ -151,8 +151,8 @@ package enum AssetCatalogRules {
                 problems.append(Problem(file, "catalog-alpha", alphaProblem(picture, tinted: appearanceName == "tinted")))
             }
         }
-        // The set's files picked out before sorting: sorting every path of
-        // the bag once a set was a quarter of a verify's CPU time.
+        // The set's files picked out before sorting: every path of the bag
+        // sorted once a set grows with the pyramid, not with the catalog.
         for file in bag.files.keys.filter({ $0.hasPrefix(folder + "/") }).sorted() where file != contentsPath && !named.contains(file) {
             problems.append(Problem(file, "catalog-contents", "not named in \((folder as NSString).lastPathComponent)/Contents.json; Xcode warns of unassigned files"))
         }

@@ -1,4 +1,5 @@
 import Archiving
+import MCPackInputs
 import Foundation
 import Hashing
 import MCPackBag
