@@ -41,12 +41,12 @@ struct ChannelFolder {
     func finishInterruptedSwitch(key: ChannelSignature.Key) throws -> String? {
         guard let signature = try? Data(contentsOf: self.signature) else { return nil }
         let current = try? Data(contentsOf: index)
-        if let current, case .success = ChannelSignature.check(current, signature: signature, key: key.publicKey, file: display(ChannelNames.signature)) {
+        if let current, case .success = ChannelSignature.check(current, signature: signature, key: key.publicKey) {
             return nil
         }
         for staged in stagedIndexes() {
             guard let data = try? Data(contentsOf: staged),
-                  case .success = ChannelSignature.check(data, signature: signature, key: key.publicKey, file: display(ChannelNames.signature)) else { continue }
+                  case .success = ChannelSignature.check(data, signature: signature, key: key.publicKey) else { continue }
             let output = OutputFile(final: index)
             try FileManager.default.moveItem(at: staged, to: output.temporary)
             try output.commit()
@@ -76,7 +76,7 @@ struct ChannelFolder {
         guard let signatureData else {
             throw refuse(signatureName, "missing: \(ChannelNames.index) has no signature beside it, and readers refuse it so; restore it from a copy")
         }
-        switch ChannelSignature.check(indexData, signature: signatureData, key: key.publicKey, file: signatureName) {
+        switch ChannelSignature.check(indexData, signature: signatureData, key: key.publicKey) {
         case .failure(.damaged(let why)):
             throw refuse(signatureName, "\(why): the channel is damaged")
         case .failure(.prehashed):

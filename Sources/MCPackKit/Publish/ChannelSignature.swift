@@ -33,19 +33,17 @@ enum ChannelSignature {
 
     /// Checks `signature` over `index` with `key`; returns the trusted
     /// comment, which only then may be believed.
-    static func check(_ index: Data, signature: Data, key: Minisign.PublicKey, file: String) -> Result<String, Failure> {
-        guard signature.count <= ChannelLimits.maxSignatureBytes else { return .failure(.damaged("\(signature.count) bytes: not a minisign signature")) }
-        let parsed: Minisign.Signature
-        do { parsed = try Minisign.readSignature(signature, file: file) } catch {
-            return .failure(.damaged((error as? FileError)?.message ?? "\(error)"))
+    static func check(_ index: Data, signature: Data, key: Minisign.PublicKey) -> Result<String, Failure> {
+        let result = ChannelSignatureCheck.check(index, signature: signature, trusted: [key.keyID]) { _, signature, message in
+            Ed25519.verify(signature: signature, of: message, publicKey: key.key)
         }
-        if parsed.algorithm == Minisign.prehashed { return .failure(.prehashed) }
-        guard parsed.algorithm == Minisign.legacy else { return .failure(.damaged("not an Ed25519 signature")) }
-        guard parsed.keyID == key.keyID else { return .failure(.otherKey(Minisign.keyIDText(parsed.keyID))) }
-        guard Ed25519.verify(signature: parsed.signature, of: [UInt8](index), publicKey: key.key) else { return .failure(.mismatch) }
-        guard Ed25519.verify(signature: parsed.globalSignature, of: parsed.globalMessage, publicKey: key.key) else {
-            return .failure(.commentAltered)
+        switch result {
+        case .success(let admitted): return .success(admitted.trustedComment)
+        case .failure(.damaged(let why)): return .failure(.damaged(why))
+        case .failure(.prehashed): return .failure(.prehashed)
+        case .failure(.untrustedKey(let id)): return .failure(.otherKey(id))
+        case .failure(.mismatch): return .failure(.mismatch)
+        case .failure(.commentAltered): return .failure(.commentAltered)
         }
-        return .success(parsed.trustedComment)
     }
 }

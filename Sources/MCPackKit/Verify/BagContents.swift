@@ -41,8 +41,10 @@ extension BagContents {
     /// Reads a serialized bag or an unpacked bag folder, every entry once:
     /// nothing is unpacked to disk, and memory holds only the digests and
     /// the bytes `keeping` asks for. Throws only when `path` cannot be read
-    /// at all; what is wrong inside it is a problem found.
-    static func read(_ path: String, limits: VerifyLimits) throws -> BagContents {
+    /// at all; what is wrong inside it is a problem found. `archiveCovered`:
+    /// the archive's own bytes are checked besides (its .sha256, a good
+    /// signature), so a zip's CRC-32s may be left to the manifests' digests.
+    static func read(_ path: String, limits: VerifyLimits, archiveCovered: Bool = false) throws -> BagContents {
         // Payload files are hashed with the algorithms of the payload
         // manifests only. A folder hands its tag files over first; an
         // archive holds them where its maker put them (mcpack: last, as the
@@ -56,9 +58,13 @@ extension BagContents {
         for entry in directory?.entries ?? [] where !entry.path.contains("/") {
             if let algorithm = BagNames.manifestAlgorithm(entry.path, prefix: "manifest-") { declared.insert(algorithm) }
         }
-        // With the zip's directory at hand, its CRCs are left to
-        // `checkUnconfirmed`, for the entries no manifest's digest covers.
-        let reader = try BagReader(path, limits: limits, crossCheckZip: true, zipDirectory: directory, checkCRC: directory == nil) { entry in
+        // With the zip's directory at hand and the archive's bytes checked
+        // besides, its CRCs are left to `checkUnconfirmed`, for the entries
+        // no manifest's digest covers. Without that check every CRC is read:
+        // a zip whose CRC fields were rewritten alike would pass on its
+        // digests alone, while unzip, which a receiver may use, refuses it.
+        let skipsCRC = directory != nil && archiveCovered
+        let reader = try BagReader(path, limits: limits, crossCheckZip: true, zipDirectory: directory, checkCRC: !skipsCRC) { entry in
             let path = entry.path
             let wanted: Set<DigestAlgorithm>
             if BagNames.isTagFile(path) {
@@ -83,7 +89,7 @@ extension BagContents {
         contents.bytes = reader.bytesRead
         contents.top = reader.top
         try contents.hashAgain(path, limits: limits, for: declared)
-        if let directory { try contents.checkUnconfirmed(path, directory: directory, limits: limits) }
+        if skipsCRC, let directory { try contents.checkUnconfirmed(path, directory: directory, limits: limits) }
         return contents
     }
 

@@ -90,8 +90,9 @@ public enum Verifier {
             if GzipCheck.isGzip(path) {
                 DispatchQueue.global().async(group: group) { found[1] = GzipCheck.check(path) }
             }
+            let covered = checksum?.expected != nil || signatures.contains { $0.valid }
             do {
-                contents = try BagContents.read(path, limits: limits)
+                contents = try BagContents.read(path, limits: limits, archiveCovered: covered)
             } catch {
                 group.wait()
                 throw FileError(path: path, message: "not a zip or tar archive mcpack can read (\(error))")

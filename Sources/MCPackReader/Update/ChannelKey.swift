@@ -56,24 +56,22 @@ enum ChannelIndexCheck {
     }
 
     static func check(index: Data, signature: Data, keys: [ChannelKey]) -> Result<ChannelIndex, Failure> {
-        guard signature.count <= ChannelLimits.maxSignatureBytes else {
-            return .failure(.damaged("\(signature.count) bytes, over the \(ChannelLimits.maxSignatureBytes) a signature takes"))
-        }
-        let parsed: MinisignText.Signature
-        do { parsed = try MinisignText.signature(signature) } catch { return .failure(.damaged(error.description)) }
-        if parsed.algorithm == MinisignText.prehashed {
+        let admitted: ChannelSignatureCheck.Admitted
+        switch ChannelSignatureCheck.check(index, signature: signature, trusted: keys.map(\.minisign.keyID), verify: { id, signature, message in
+            keys.first { $0.minisign.keyID == id }?.isValid(signature, of: message) == true
+        }) {
+        case .success(let found): admitted = found
+        case .failure(.damaged(let why)): return .failure(.damaged(why))
+        case .failure(.prehashed):
             return .failure(.damaged("a prehashed (ED) signature; a channel index is signed whole (Ed), which is what mcpack publish writes"))
+        case .failure(.untrustedKey(let id)): return .failure(.untrustedKey(id))
+        case .failure(.mismatch): return .failure(.mismatch)
+        case .failure(.commentAltered): return .failure(.commentAltered)
         }
-        guard parsed.algorithm == MinisignText.ed25519 else { return .failure(.damaged("not an Ed25519 signature")) }
-        guard let key = keys.first(where: { $0.minisign.keyID == parsed.keyID }) else {
-            return .failure(.untrustedKey(MinisignText.keyIDText(parsed.keyID)))
-        }
-        guard key.isValid(parsed.signature, of: [UInt8](index)) else { return .failure(.mismatch) }
-        guard key.isValid(parsed.globalSignature, of: parsed.globalMessage) else { return .failure(.commentAltered) }
         let decoded: ChannelIndex
         do { decoded = try ChannelIndex.decode(index) } catch { return .failure(.invalid(error.message)) }
-        guard let comment = ChannelTrustedComment.parse(parsed.trustedComment), comment.matches(decoded) else {
-            return .failure(.invalid("\(ChannelNames.index) says channel:\(decoded.name) sequence:\(decoded.sequence) expires:\(decoded.expires), its signature's trusted comment \"\(parsed.trustedComment)\""))
+        guard let comment = ChannelTrustedComment.parse(admitted.trustedComment), comment.matches(decoded) else {
+            return .failure(.invalid("\(ChannelNames.index) says channel:\(decoded.name) sequence:\(decoded.sequence) expires:\(decoded.expires), its signature's trusted comment \"\(admitted.trustedComment)\""))
         }
         return .success(decoded)
     }

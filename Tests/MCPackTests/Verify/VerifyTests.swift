@@ -224,6 +224,43 @@ import Testing
         #expect(errors.first?["path"] as? String == tile.0 && errors.first?["rule"] as? String == "archive-damaged", "\(errors)")
     }
 
+    /// A tile's CRC-32 rewritten alike in its local header and the central
+    /// directory: the bytes still match the manifest, but unzip refuses the
+    /// entry. With no .sha256 beside it verify reads every CRC and names it;
+    /// with the .sha256 (which mcpack writes) the archive's own digest does.
+    @Test func aCRCRewrittenInBothPlacesIsNotPassed() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        _ = try Self.builtEntries(project)
+        let url = project.url("dist/\(Self.name).zip")
+        let name = Array("\(Self.name)/data/document/master_files/10/1_1.jpeg".utf8)
+        let entry = try #require(ZipDirectory.entries(of: url.path)?.first { $0.name == name })
+        var zip = try Data(contentsOf: url)
+        let local = Int(entry.localHeader)
+        #expect(zip[local..<local + 4] == Data([0x50, 0x4B, 0x03, 0x04]))
+        zip[local + 14] ^= 0x01
+        // The central directory's record of the entry: its name follows 46 bytes of fields.
+        var record: Int?
+        var from = zip.startIndex
+        while record == nil, let found = zip.range(of: Data([0x50, 0x4B, 0x01, 0x02]), in: from..<zip.endIndex) {
+            if zip.count >= found.lowerBound + 46 + name.count, zip[(found.lowerBound + 46)..<(found.lowerBound + 46 + name.count)] == Data(name) {
+                record = found.lowerBound
+            }
+            from = found.upperBound
+        }
+        let central = try #require(record, "the entry's central directory record")
+        zip[central + 16] ^= 0x01
+        try zip.write(to: url)
+        #expect(ZipDirectory.entries(of: url.path)?.first { $0.name == name }?.crc32 == entry.crc32 ^ 0x01)
+
+        let checksum = try Self.verify(url, in: project, ["--json"])
+        #expect(checksum.status == 1 && checksum.stdout.contains("archive-checksum"), "the .sha256 names the changed archive: \(checksum.stdout)")
+        try FileManager.default.removeItem(at: URL(fileURLWithPath: url.path + ".sha256"))
+        let (_, errors) = try Self.verifyDamaged(url, in: project)
+        #expect(errors.contains { ($0["path"] as? String ?? "").hasSuffix("master_files/10/1_1.jpeg") && $0["rule"] as? String == "archive-damaged" },
+                "\(errors)")
+    }
+
     /// The manifest itself damaged inside the zip (its deflated bytes): it
     /// is named once, and the files it would have listed are not each
     /// called unlisted.
