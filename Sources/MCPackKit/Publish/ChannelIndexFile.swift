@@ -81,7 +81,7 @@ struct ChannelFolder {
             throw refuse(signatureName, "\(why): the channel is damaged")
         case .failure(.prehashed):
             throw refuse(signatureName, "a prehashed (\"ED\") signature, which readers refuse: a channel's index is signed whole (\"Ed\") so the app can check it without BLAKE2b")
-        case .failure(.otherKey(let id)):
+        case .failure(.untrustedKey(let id)):
             throw refuse(signatureName, "signed by minisign key \(id), not by --sign-key's key \(key.idText): kiosks that trust \(id) would refuse an index signed with this key; sign with \(id)'s secret key, or publish to a new channel")
         case .failure(.mismatch):
             throw refuse(indexName, "does not match its signature \(ChannelNames.signature): the channel is damaged (changed after signing?); restore both from a copy")

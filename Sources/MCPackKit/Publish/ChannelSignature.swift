@@ -21,29 +21,11 @@ enum ChannelSignature {
                                untrustedComment: "mcpack channel index of \(comment.channel), key \(key.idText)")
     }
 
-    /// Why a signature does not admit an index, in the order a reader
-    /// checks: its form, its key, the index's bytes, then its comment.
-    enum Failure: Error, Equatable {
-        case damaged(String)
-        case prehashed
-        case otherKey(String)
-        case mismatch
-        case commentAltered
-    }
-
     /// Checks `signature` over `index` with `key`; returns the trusted
     /// comment, which only then may be believed.
-    static func check(_ index: Data, signature: Data, key: Minisign.PublicKey) -> Result<String, Failure> {
-        let result = ChannelSignatureCheck.check(index, signature: signature, trusted: [key.keyID]) { _, signature, message in
+    static func check(_ index: Data, signature: Data, key: Minisign.PublicKey) -> Result<String, ChannelSignatureCheck.Failure> {
+        ChannelSignatureCheck.check(index, signature: signature, trusted: [key.keyID]) { _, signature, message in
             Ed25519.verify(signature: signature, of: message, publicKey: key.key)
-        }
-        switch result {
-        case .success(let admitted): return .success(admitted.trustedComment)
-        case .failure(.damaged(let why)): return .failure(.damaged(why))
-        case .failure(.prehashed): return .failure(.prehashed)
-        case .failure(.untrustedKey(let id)): return .failure(.otherKey(id))
-        case .failure(.mismatch): return .failure(.mismatch)
-        case .failure(.commentAltered): return .failure(.commentAltered)
-        }
+        }.map(\.trustedComment)
     }
 }
