@@ -244,6 +244,12 @@ package struct PreviewPictures: InputFact {
     package var pictures: [Picture]
 }
 
+/// The category icons as the catalog will hold them: each icon's number
+/// and its path relative to data/.
+package struct CategoryIcons: InputFact {
+    package var paths: [Int: String]
+}
+
 /// The launch screens made, each `<w>x<h>` with its scale.
 package struct LaunchScreens: InputFact {
     package var screens: [(width: Int, height: Int, scale: Int)]

@@ -6,8 +6,8 @@ struct Preview: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Open a bundle's preview page in the default browser.",
         discussion: """
-            Every archive holds data/preview/index.html (unless bundle.toml says \
-            [preview] include = false): the document zoomable from its own \
+            Every archive of a project with a document holds data/preview/index.html \
+            (unless bundle.toml says [preview] include = false): the document zoomable from its own \
             tiles, the clause overlays with their text, the category filter, the app icon \
             in each appearance and the launch screens, working from the unpacked files with no server \
             and nothing loaded from outside the bag.

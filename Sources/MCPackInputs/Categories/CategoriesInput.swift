@@ -11,6 +11,8 @@ import Imaging
 /// byte for byte, so a copy in the app folder can be compared.
 package enum CategoriesInput: BundleInput {
     package static let table = "categories"
+    /// A project without a side menu has none.
+    package static let required = false
     package static let component = "categories"
     package static let payload = [AssetCatalog.categoriesFolder + "/", "categories.json"]
     package static let diffFiles = [CategoriesDocument.path]
@@ -22,6 +24,8 @@ package enum CategoriesInput: BundleInput {
     package struct Settings: Sendable, Equatable {
         /// The folder holding 1.png ... N.png.
         package var icons: String
+        /// Where bundle.toml names it, for a message about the table as a whole.
+        package var iconsAt: Diagnostic?
     }
 
     package struct Plan: InputPlan {
@@ -53,11 +57,18 @@ package enum CategoriesInput: BundleInput {
     package static func settings(_ t: TableReader, paths: ProjectPaths) -> Settings? {
         let icons = paths.check(t, "icons", kind: .directory)
         t.rejectUnknownKeys(known: ["icons"])
-        return icons.map(Settings.init)
+        return icons.map { Settings(icons: $0, iconsAt: Diagnostic(file: t.source.displayPath, line: t.line("icons"), key: t.keyPath("icons"), message: "")) }
     }
 
     package static func check(_ settings: Settings, needs clauses: ClauseList?, in env: CheckEnvironment) -> Checked<Plan> {
         let folder = settings.icons
+        // No clause list and nothing reported: the project has no clauses
+        // file, where the categories are declared.
+        if clauses == nil, env.sink.errorCount == 0, var at = settings.iconsAt {
+            at.message = "the categories the icons belong to are the [[category]] tables of the clauses file, and the project has none; add a [clauses] table naming it, or leave [categories] out"
+            env.sink.add(at)
+            return .failed
+        }
         let url = env.project.url(folder)
         let names: [String]
         do {
@@ -115,7 +126,9 @@ package enum CategoriesInput: BundleInput {
             if let picture { converted.append(ConvertedIcon(number: number, picture: picture)) }
         }
         guard ok, let clauses, let size else { return .failed }
-        return Checked(plan: Plan(folder: folder, icons: icons, converted: converted, categories: clauses.file.categories, size: size))
+        let paths = Dictionary(uniqueKeysWithValues: icons.map { ($0.number, AssetCatalog.categoryImagePath($0.number)) })
+        return Checked(plan: Plan(folder: folder, icons: icons, converted: converted, categories: clauses.file.categories, size: size),
+                       facts: [CategoryIcons(paths: paths)])
     }
 
     package static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {

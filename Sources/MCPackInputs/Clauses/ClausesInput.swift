@@ -8,6 +8,8 @@ import MCPackSchema
 /// measured on a reduced copy of the master and are scaled to it first.
 package enum ClausesInput: BundleInput {
     package static let table = "clauses"
+    /// A project of pictures alone (an app icon, a launch screen) has none.
+    package static let required = false
     package static let component = "clauses"
     package static let payload = ["clauses.json"]
     package static let diffFiles = [ClausesDocument.path]
@@ -18,6 +20,8 @@ package enum ClausesInput: BundleInput {
         package var measuredWidth: Int?
         /// Where bundle.toml sets it, for a message found once the master's size is known.
         package var measuredWidthAt: Diagnostic?
+        /// Where bundle.toml names the file, for a message about the table as a whole.
+        package var fileAt: Diagnostic?
     }
 
     package struct Plan: InputPlan {
@@ -54,12 +58,20 @@ package enum ClausesInput: BundleInput {
         // A bad measured_width is reported; checking rectangles unscaled would only add wrong messages.
         guard let file, !t.has(key) || measured != nil else { return nil }
         return Settings(file: file, measuredWidth: measured,
-                        measuredWidthAt: Diagnostic(file: t.source.displayPath, line: t.line(key), key: t.keyPath(key), message: ""))
+                        measuredWidthAt: Diagnostic(file: t.source.displayPath, line: t.line(key), key: t.keyPath(key), message: ""),
+                        fileAt: Diagnostic(file: t.source.displayPath, line: t.line("file"), key: t.keyPath("file"), message: ""))
     }
 
     package static func check(_ settings: Settings, needs master: MasterSize?, in env: CheckEnvironment) -> Checked<Plan> {
         let path = settings.file
         let errorsBefore = env.sink.errorCount
+        // No master and nothing reported: no input of the project gives one
+        // (one that failed has said why, and this would only add to it).
+        if master == nil, errorsBefore == 0, var at = settings.fileAt {
+            at.message = "the clauses' overlays are placed on the master image, and the project has none; add a [document] table naming it, or leave [clauses] out"
+            env.sink.add(at)
+            return .failed
+        }
         guard let source = TOMLSource.load(env.project.url(path), displayPath: env.project.display(path), sink: env.sink)
         else { return .failed }
         if source.root.isEmpty {

@@ -10,6 +10,8 @@ import Imaging
 /// are unchanged.
 package enum DocumentInput: BundleInput {
     package static let table = "document"
+    /// A project of pictures alone (an app icon, a launch screen) has none.
+    package static let required = false
     package static let component = "document"
     package static let payload = ["document/"]
     package static let formats = ["tiff", "png", "jpeg"]

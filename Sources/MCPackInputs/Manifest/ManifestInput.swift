@@ -25,14 +25,15 @@ package enum ManifestInput: BundleInput {
 
     package struct Settings: Sendable {}
 
-    /// The document as a IIIF service and the clause file, from two inputs.
+    /// The document as a IIIF service and the clause file, from two inputs;
+    /// without clauses the manifest has no annotations.
     package struct Needs: InputFact {
         package var service: IIIFService
-        package var clauses: ClauseList
+        package var clauses: ClauseList?
 
         package static func gather(from facts: [any InputFact]) -> Needs? {
-            guard let service = IIIFService.gather(from: facts), let clauses = ClauseList.gather(from: facts) else { return nil }
-            return Needs(service: service, clauses: clauses)
+            guard let service = IIIFService.gather(from: facts) else { return nil }
+            return Needs(service: service, clauses: ClauseList.gather(from: facts))
         }
     }
 
@@ -55,7 +56,7 @@ package enum ManifestInput: BundleInput {
     /// there is no manifest, and the clauses input reports their mistakes.
     package static func check(_ settings: Settings, needs: Needs?, in env: CheckEnvironment) -> Checked<Plan> {
         guard let needs else { return .failed }
-        return Checked(plan: Plan(service: needs.service, clauses: needs.clauses.file))
+        return Checked(plan: Plan(service: needs.service, clauses: needs.clauses?.file ?? .empty))
     }
 
     package static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {

@@ -88,21 +88,24 @@ package struct PreviewData: Codable, Equatable {
         }
     }
 
-    /// A category of the menu and its icon's path relative to the page.
+    /// A category of the menu and its icon's path relative to the page;
+    /// nil when the bundle has no category icons (a project without them).
     package struct ShownCategory: Codable, Equatable {
         package var category: ClauseCategory
-        package var icon: String
+        package var icon: String?
 
-        package init(_ category: ClauseCategory) {
+        package init(_ category: ClauseCategory, icon path: String?) {
             self.category = category
-            icon = "../" + AssetCatalog.categoryImagePath(category.icon)
+            icon = path.map { "../" + $0 }
         }
 
-        package func encode(to encoder: Encoder) throws { try category.encode(to: encoder, iconKey: "number", extra: ["icon": icon]) }
+        package func encode(to encoder: Encoder) throws {
+            try category.encode(to: encoder, iconKey: "number", extra: icon.map { ["icon": $0] } ?? [:])
+        }
 
         package init(from decoder: Decoder) throws {
             category = try ClauseCategory(from: decoder, iconKey: "number")
-            icon = try decoder.container(keyedBy: AnyKey.self).decode(String.self, forKey: AnyKey("icon"))
+            icon = try decoder.container(keyedBy: AnyKey.self).decodeIfPresent(String.self, forKey: AnyKey("icon"))
         }
     }
 
@@ -121,12 +124,13 @@ package struct PreviewData: Codable, Equatable {
 }
 
 extension PreviewData {
-    package init(bundle: BundleInfo, pyramid: PyramidLayout, clauses file: ClauseFile, measuredWidth: Int? = nil) {
+    /// `icons`: the category icons by number, relative to data/.
+    package init(bundle: BundleInfo, pyramid: PyramidLayout, clauses file: ClauseFile, icons: [Int: String] = [:], measuredWidth: Int? = nil) {
         self.bundle = bundle
         self.measuredWidth = measuredWidth
         document = Document(pyramid)
         // In icon order, as categories.json lists them.
-        categories = CategoriesDocument(file.categories).categories.map(ShownCategory.init)
+        categories = CategoriesDocument(file.categories).categories.map { ShownCategory($0, icon: icons[$0.icon]) }
         clauses = file.clauses
     }
 

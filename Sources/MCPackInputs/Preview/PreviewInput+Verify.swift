@@ -40,7 +40,7 @@ extension PreviewInput {
             return problems + check(references, in: bag)
         }
         references.append((path, data.document.descriptor))
-        references += data.categories.map { (path, $0.icon) }
+        references += data.categories.compactMap { category in category.icon.map { (path, $0) } }
         problems += check(references, in: bag)
         problems += compare(data, bag, page: path)
         problems += shown(references.map(\.url), bag, page: path)

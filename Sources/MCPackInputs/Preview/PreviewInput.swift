@@ -8,7 +8,8 @@ import MCPackSchema
 /// Templates/preview). It is made from the facts the other inputs'
 /// checks publish, so it shows what they make: the document's pyramid,
 /// the clause overlays, the category filter, the icon sizes and the
-/// launch screens. `[preview] include = false` leaves it out.
+/// launch screens. `[preview] include = false` leaves it out; a project
+/// without a document has nothing for it to open on, and no page.
 package enum PreviewInput: BundleInput {
     package static let table = "preview"
     package static let required = false
@@ -27,15 +28,18 @@ package enum PreviewInput: BundleInput {
     /// What the page is made from: every fact comes from an earlier check.
     package struct Needs: InputFact {
         package var pyramid: PyramidLayout
-        package var clauses: ClauseList
+        /// Nil for a project without clauses: the page shows the document alone.
+        package var clauses: ClauseList?
+        /// Nil for a project without category icons: the menu shows names alone.
+        package var categoryIcons: CategoryIcons?
         package var icons: AppIconSet?
         package var launch: LaunchScreens?
         /// The sections other picture inputs publish.
         package var gallery: [PreviewPictures]
 
         package static func gather(from facts: [any InputFact]) -> Needs? {
-            guard let pyramid = PyramidLayout.gather(from: facts), let clauses = ClauseList.gather(from: facts) else { return nil }
-            return Needs(pyramid: pyramid, clauses: clauses, icons: AppIconSet.gather(from: facts), launch: LaunchScreens.gather(from: facts),
+            guard let pyramid = PyramidLayout.gather(from: facts) else { return nil }
+            return Needs(pyramid: pyramid, clauses: ClauseList.gather(from: facts), categoryIcons: CategoryIcons.gather(from: facts), icons: AppIconSet.gather(from: facts), launch: LaunchScreens.gather(from: facts),
                          gallery: PreviewPictures.gatherAll(from: facts))
         }
     }
@@ -59,9 +63,8 @@ package enum PreviewInput: BundleInput {
     }
 
     package static func check(_ settings: Settings, needs: Needs?, in env: CheckEnvironment) -> Checked<Plan> {
-        // No plan and no problem: left out on purpose, or (without the
-        // document or the clauses) nothing to show, which their own checks
-        // have reported.
+        // No plan and no problem: left out on purpose, or no document to
+        // show (none in the project, or one whose check has said why).
         guard settings.include, let needs else { return .failed }
         return Checked(plan: Plan(needs: needs))
     }
@@ -71,7 +74,8 @@ package enum PreviewInput: BundleInput {
         let data = PreviewData(
             bundle: .init(info: .init(name: config.name, version: config.version.text, title: config.title, sourceDate: env.sourceDate),
                           archive: "\(config.stem).\(config.format.fileExtension)"),
-            pyramid: plan.needs.pyramid, clauses: plan.needs.clauses.file, measuredWidth: plan.needs.clauses.measuredWidth)
+            pyramid: plan.needs.pyramid, clauses: plan.needs.clauses?.file ?? .empty, icons: plan.needs.categoryIcons?.paths ?? [:],
+            measuredWidth: plan.needs.clauses?.measuredWidth)
         let context = PreviewContext(data: data, icons: plan.needs.icons, launch: plan.needs.launch, gallery: plan.needs.gallery)
         let rendered: [(path: String, data: Data)]
         do {

@@ -91,8 +91,19 @@ extension BundleConfig {
 
         var inputs = InputSettings()
         var inputsRead = true
+        var tables: [String] = []
+        var declared = false
         for input in Inputs.all {
             inputsRead = input.readSettings(root, paths: paths, into: &inputs) && inputsRead
+            // One made by default (the preview page) needs the others.
+            if input.defaultSettings == nil, !tables.contains(input.table) { tables.append(input.table) }
+            declared = declared || root.has(input.table)
+        }
+        // Every input may be left out, but not all of them: a bundle of
+        // bundle.json alone is a mistake, not a handover.
+        if !declared, let bundle {
+            bundle.error(nil, "the project declares no input; add at least one of \(tables.map { "[\($0)]" }.joined(separator: ", "))")
+            inputsRead = false
         }
 
         var copies: [CopyPair] = []

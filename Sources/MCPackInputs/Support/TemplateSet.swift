@@ -59,9 +59,15 @@ package struct TemplateSet {
         return TemplateSet(name: name, templates: templates)
     }
 
-    /// Renders every template with one context; paths in path order.
+    /// Renders every template with one context; paths in path order. A
+    /// template that renders to nothing but white space makes no file: a
+    /// template wraps itself in a section (`{{#hasClauses}}`) to be made
+    /// only for the projects it is about.
     package func render(_ context: Any) -> [(path: String, data: Data)] {
-        templates.map { ($0.path, Data($0.template.render(context).utf8)) }
+        templates.compactMap { path, template in
+            let text = template.render(context)
+            return text.allSatisfy(\.isWhitespace) ? nil : (path, Data(text.utf8))
+        }
     }
 }
 

@@ -12,4 +12,13 @@ public struct ClauseFile: Sendable, Equatable {
     /// False when a [[category]] could not be read, so the icons cannot be
     /// matched one to one against the categories.
     package var categoriesComplete = true
+
+    package init(categories: [ClauseCategory], clauses: [Clause], categoriesComplete: Bool = true) {
+        self.categories = categories
+        self.clauses = clauses
+        self.categoriesComplete = categoriesComplete
+    }
+
+    /// A project's clause file when it has none.
+    package static let empty = ClauseFile(categories: [], clauses: [])
 }

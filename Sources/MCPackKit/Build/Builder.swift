@@ -131,8 +131,7 @@ public enum Builder {
         // Check every input first, so a mistake anywhere is reported before
         // minutes of tiling; then make each one.
         let (checked, warnings) = try await checkAll(project, strict: options.strict, sink: sink)
-        // The bundle's templates need facts as an input does; a project whose
-        // checks gave none of them has reported why.
+        // The bundle's templates take the facts the checks gave, as an input does.
         guard let mtime, let needs = BundleTemplateContext.Needs.gather(from: checked.facts) else { throw InputError(sink.all) }
         let finalURL = archiveURL(project, output: options.output)
         let made = try makeAll(checked, project: project, options: options, sourceDate: mtime, finalURL: finalURL, untrusted: untrusted, sink: sink)
@@ -242,10 +241,17 @@ public enum Builder {
         // made while the archive is written.
         let bundleTemplates = try TemplateSet.load("bundle")
         let pages: Bag.MadeLast = { sizes in
-            let rendered = bundleTemplates.render(
-                BundleTemplateContext(project, needs: needs, sources: sources, sourceDate: isoDate(mtime, time: true),
-                                      made: made.flatMap { HandoverRow.rows($0.handover, sizes: sizes) },
-                                      rendered: bundleTemplates.templates.map(\.path)))
+            // HANDOVER.md lists the files the templates make, which are
+            // known once rendered (one that renders to nothing makes none):
+            // rendered again when that leaves one out.
+            func render(listing paths: [String]) -> [(path: String, data: Data)] {
+                bundleTemplates.render(
+                    BundleTemplateContext(project, needs: needs, sources: sources, sourceDate: isoDate(mtime, time: true),
+                                          made: made.flatMap { HandoverRow.rows($0.handover, sizes: sizes) }, rendered: paths))
+            }
+            let all = bundleTemplates.templates.map(\.path)
+            var rendered = render(listing: all)
+            if rendered.count < all.count { rendered = render(listing: rendered.map(\.path)) }
             return rendered.map { PayloadFile(path: $0.path, bytes: $0.data) }
         }
 

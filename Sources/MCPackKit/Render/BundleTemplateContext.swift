@@ -57,7 +57,12 @@ struct BundleTemplateContext {
     var `extension`: String
     var mcpackVersion: String
     var sourceDate: String
+    /// Whether the project has clauses: app/ClauseData.swift renders to
+    /// nothing, and so is not made, without them.
+    var hasClauses: Bool
+    var hasCategories: Bool
     var clausesFile: String
+    /// The master scan's size; 0 without a document.
     var masterWidth: Int
     var masterHeight: Int
     var clauseCount: Int
@@ -75,34 +80,36 @@ struct BundleTemplateContext {
     var profileFile = BagItProfile.tagFileName
 
     /// What the templates show of the inputs, gathered from the facts their
-    /// checks published, as an input's `Needs` is.
+    /// checks published, as an input's `Needs` is; each may be missing, as
+    /// a project may leave any input out.
     struct Needs: InputFact {
-        var clauses: ClauseList
-        var master: MasterSize
+        var clauses: ClauseList?
+        var master: MasterSize?
         var icons: AppIconSet?
         var launch: LaunchScreens?
 
         static func gather(from facts: [any InputFact]) -> Needs? {
-            guard let clauses = ClauseList.gather(from: facts), let master = MasterSize.gather(from: facts) else { return nil }
-            return Needs(clauses: clauses, master: master, icons: AppIconSet.gather(from: facts), launch: LaunchScreens.gather(from: facts))
+            Needs(clauses: ClauseList.gather(from: facts), master: MasterSize.gather(from: facts),
+                  icons: AppIconSet.gather(from: facts), launch: LaunchScreens.gather(from: facts))
         }
     }
 
     /// `made`: what each input described of its part (counted); `rendered`:
     /// the files the bundle's templates make, relative to data/.
     init(_ project: Project, needs: Needs, sources: [SourceFile], sourceDate: String, made: [HandoverRow], rendered: [String]) {
-        let (list, master) = (needs.clauses, needs.master)
         let config = project.config
-        let file = list.file
+        let file = needs.clauses?.file ?? .empty
         name = config.name
         version = config.version.text
         title = config.title
         `extension` = config.format.fileExtension
         mcpackVersion = MCPackVersion.current
         self.sourceDate = sourceDate
-        clausesFile = list.path
-        masterWidth = master.width
-        masterHeight = master.height
+        hasClauses = !file.clauses.isEmpty
+        hasCategories = !file.categories.isEmpty
+        clausesFile = needs.clauses?.path ?? ""
+        masterWidth = needs.master?.width ?? 0
+        masterHeight = needs.master?.height ?? 0
         clauseCount = file.clauses.count
         categoryCount = file.categories.count
         categories = file.categories.map { category in

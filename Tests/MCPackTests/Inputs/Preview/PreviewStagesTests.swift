@@ -20,7 +20,8 @@ import Testing
     static func data(_ file: ClauseFile = file) -> PreviewData {
         PreviewData(bundle: .init(info: .init(name: "test-bundle", version: "1.0.0", title: "Test <Bundle>", sourceDate: "2015-06-15T00:00:00Z"),
                                   archive: "test-bundle-1.0.0.zip"),
-                    pyramid: pyramid, clauses: file)
+                    pyramid: pyramid, clauses: file,
+                    icons: Dictionary(uniqueKeysWithValues: file.categories.map { ($0.icon, AssetCatalog.categoryImagePath($0.icon)) }))
     }
 
     static func render(_ data: PreviewData, icons: AppIconSet? = nil) throws -> [String: Data] {
