@@ -225,10 +225,11 @@ package struct AppIconSet: InputFact {
     package var name = AssetCatalog.appIconName
 }
 
-/// Pictures an input shows on the preview page, in a section of their own:
-/// any input may publish one, and the page shows them in the order of
-/// `Inputs.all`, each at its size.
-package struct PreviewPictures: InputFact {
+/// Pictures and sounds an input shows on the preview page, in a section of
+/// their own: any input may publish one, and the page shows them in the
+/// order of `Inputs.all`, each picture at its size, each sound with the
+/// browser's player.
+package struct PreviewSection: InputFact {
     package struct Picture {
         package var label: String
         /// Relative to data/.
@@ -237,11 +238,20 @@ package struct PreviewPictures: InputFact {
         package var height: Int
     }
 
+    package struct Sound {
+        package var label: String
+        /// Relative to data/.
+        package var path: String
+        /// Its MIME type, for the page's `<source type>` (`audio/mp4`).
+        package var type: String
+    }
+
     /// A word for the section's HTML id, unique among inputs (its component).
     package var id: String
     package var title: String
     package var description: String
-    package var pictures: [Picture]
+    package var pictures: [Picture] = []
+    package var sounds: [Sound] = []
 }
 
 /// The category icons as the catalog will hold them: each icon's number

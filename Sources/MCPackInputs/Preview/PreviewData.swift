@@ -195,19 +195,27 @@ package struct PreviewContext {
     package var screens: [Screen]
     package var gallery: [Section]
 
-    /// A section of pictures another input publishes, with each picture's
-    /// path from the page.
+    /// A section of pictures and sounds another input publishes, with each
+    /// one's path from the page.
     package struct Section {
         package struct Shown {
-            package var picture: PreviewPictures.Picture
+            package var picture: PreviewSection.Picture
             package var src: String
         }
 
-        package var section: PreviewPictures
+        package struct Played {
+            package var sound: PreviewSection.Sound
+            package var src: String
+        }
+
+        package var section: PreviewSection
+        package var hasPictures: Bool
         package var pictures: [Shown]
+        package var hasSounds: Bool
+        package var sounds: [Played]
     }
 
-    package init(data: PreviewData, icons: AppIconSet?, launch: LaunchScreens?, gallery: [PreviewPictures] = []) {
+    package init(data: PreviewData, icons: AppIconSet?, launch: LaunchScreens?, gallery: [PreviewSection] = []) {
         let bundle = data.bundle.info
         title = bundle.title
         name = bundle.name
@@ -241,8 +249,10 @@ package struct PreviewContext {
                           scale: screen.scale, orientation: screen.width < screen.height ? "portrait" : "landscape")
         }
         hasLaunch = !screens.isEmpty
-        self.gallery = gallery.filter { !$0.pictures.isEmpty }.map { section in
-            Section(section: section, pictures: section.pictures.map { Section.Shown(picture: $0, src: "../" + $0.path) })
+        self.gallery = gallery.filter { !$0.pictures.isEmpty || !$0.sounds.isEmpty }.map { section in
+            Section(section: section, hasPictures: !section.pictures.isEmpty,
+                    pictures: section.pictures.map { Section.Shown(picture: $0, src: "../" + $0.path) },
+                    hasSounds: !section.sounds.isEmpty, sounds: section.sounds.map { Section.Played(sound: $0, src: "../" + $0.path) })
         }
     }
 }

@@ -35,12 +35,12 @@ package enum PreviewInput: BundleInput {
         package var icons: AppIconSet?
         package var launch: LaunchScreens?
         /// The sections other picture inputs publish.
-        package var gallery: [PreviewPictures]
+        package var gallery: [PreviewSection]
 
         package static func gather(from facts: [any InputFact]) -> Needs? {
             guard let pyramid = PyramidLayout.gather(from: facts) else { return nil }
             return Needs(pyramid: pyramid, clauses: ClauseList.gather(from: facts), categoryIcons: CategoryIcons.gather(from: facts), icons: AppIconSet.gather(from: facts), launch: LaunchScreens.gather(from: facts),
-                         gallery: PreviewPictures.gatherAll(from: facts))
+                         gallery: PreviewSection.gatherAll(from: facts))
         }
     }
 

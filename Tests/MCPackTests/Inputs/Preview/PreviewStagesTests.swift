@@ -77,8 +77,8 @@ import Testing
     /// Any input may publish pictures for the page; they get a section of
     /// their own, and verify finds each one in the bag.
     @Test func publishedPicturesAreShownAndResolve() throws {
-        let section = PreviewPictures(id: "exhibits", title: "Exhibits", description: "The exhibition's photographs.",
-                                      pictures: [.init(label: "hall.png", path: "exhibits/hall.png", width: 64, height: 48)])
+        let section = PreviewSection(id: "exhibits", title: "Exhibits", description: "The exhibition's photographs.",
+                                     pictures: [.init(label: "hall.png", path: "exhibits/hall.png", width: 64, height: 48)])
         let context = PreviewContext(data: Self.data(), icons: nil, launch: nil, gallery: [section])
         let files = Dictionary(uniqueKeysWithValues: try TemplateSet.load("preview").render(context).map { ("data/preview/\($0.path)", $0.data) })
         let html = Self.page(files)
@@ -89,6 +89,22 @@ import Testing
         #expect(missing.contains { $0.rule == "preview-files" && $0.message.contains("exhibits/hall.png") }, "\(missing)")
         // No section, no trace: a page without published pictures is as before.
         #expect(!Self.page(try Self.render(Self.data())).contains("exhibits"))
+    }
+
+    /// Sounds too: each with the browser's player, and verify finds each in the bag.
+    @Test func publishedSoundsArePlayableAndResolve() throws {
+        let section = PreviewSection(id: "guides", title: "Audio guides", description: "One a clause.",
+                                     sounds: [.init(label: "Clause 39", path: "audio/39.m4a", type: "audio/mp4")])
+        let context = PreviewContext(data: Self.data(), icons: nil, launch: nil, gallery: [section])
+        let files = Dictionary(uniqueKeysWithValues: try TemplateSet.load("preview").render(context).map { ("data/preview/\($0.path)", $0.data) })
+        let html = Self.page(files)
+        #expect(html.contains(#"<audio controls preload="none" aria-label="Clause 39"><source src="../audio/39.m4a" type="audio/mp4"></audio>"#), "\(html)")
+        // No list of pictures for a section of sounds alone.
+        let plain = Self.page(try Self.render(Self.data()))
+        #expect(html.components(separatedBy: #"<ul class="icons">"#).count == plain.components(separatedBy: #"<ul class="icons">"#).count)
+        #expect(PreviewInput.verify(nil, in: Self.bag(files.merging(["data/audio/39.m4a": Data("x".utf8)]) { $1 })).isEmpty)
+        let missing = PreviewInput.verify(nil, in: Self.bag(files))
+        #expect(missing.contains { $0.rule == "preview-files" && $0.message.contains("audio/39.m4a") }, "\(missing)")
     }
 
     @Test func theDataReadsBackFromThePageAndNoTextClosesItsScript() throws {
