@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import ImagingTestSupport
+import MCPackInputs
 import MCPackReader
 import Testing
 
@@ -294,7 +295,8 @@ import Testing
         }
         // bundle.toml: every table, each with the probe (a table in error
         // keeps clauses.toml from being read, so that file comes second).
-        let tables = ["bundle", "document", "icon", "launch", "categories", "clauses", "preview"]
+        var tables = ["bundle"]
+        for input in Inputs.all where !tables.contains(input.table) { tables.append(input.table) }
         var toml = "\(probe) = 0\n"
         for table in tables {
             let body = try project.read("bundle.toml").components(separatedBy: "[\(table)]\n").dropFirst().first?
