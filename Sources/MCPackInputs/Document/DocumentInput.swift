@@ -139,13 +139,46 @@ package enum DocumentInput: BundleInput {
     }
 
     package static func make(_ plan: Plan, in env: MakeEnvironment) throws -> Made<Record> {
-        let settings = plan.settings
-        let source = env.source(settings.image)
-        let name = pyramidName(settings.image)
-        let pyramid = PyramidSettings(
-            tileSize: settings.tileSize, overlap: settings.overlap, format: settings.tileFormat,
-            quality: settings.quality, layout: settings.layout)
-        let geometry = PyramidGeometry(width: plan.size.width, height: plan.size.height, tileSize: settings.tileSize, overlap: settings.overlap)
+        let job = Tiling(plan: plan, env: env)
+        do {
+            // Opening the master decodes nothing: the pipeline runs when tiled.
+            let (image, colour) = try job.picture()
+            if let reused = job.fromPreviousArchive(colour: colour) { return reused }
+            return plan.settings.layout == .iiif3 ? try job.iiif(image, colour: colour) : job.streamed(image, colour: colour)
+        } catch let damaged as PreviousArchive.Damaged {
+            throw damaged
+        } catch {
+            throw env.failure(plan.settings.image, "cannot make the tile pyramid: \(error)")
+        }
+    }
+
+    /// One making of the pyramid: from an archive built before, straight
+    /// into the archive (Deep Zoom), or through the work cache (IIIF).
+    private struct Tiling {
+        let plan: Plan
+        let env: MakeEnvironment
+        let settings: Settings
+        let source: SourceFile
+        let name: String
+        let pyramid: PyramidSettings
+        let geometry: PyramidGeometry
+        /// Every file of the pyramid, relative to data/, and its place in their order.
+        let paths: [String]
+        let order: [String: Int]
+
+        init(plan: Plan, env: MakeEnvironment) {
+            self.plan = plan
+            self.env = env
+            settings = plan.settings
+            source = env.source(settings.image)
+            name = pyramidName(settings.image)
+            pyramid = PyramidSettings(tileSize: settings.tileSize, overlap: settings.overlap, format: settings.tileFormat,
+                                      quality: settings.quality, layout: settings.layout)
+            geometry = PyramidGeometry(width: plan.size.width, height: plan.size.height, tileSize: settings.tileSize, overlap: settings.overlap)
+            paths = pyramidPaths(layout(settings, size: plan.size))
+            order = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+
         /// The master as it ships: 8-bit sRGB, turned upright, flattened.
         func picture() throws -> (Image, PictureImport.Record) {
             // Turning or flipping needs rows out of order: then libvips reads
@@ -159,6 +192,7 @@ package enum DocumentInput: BundleInput {
             }
             return (image, record)
         }
+
         func record(tiles: Int, colour: PictureImport.Record) -> Record {
             Record(image: settings.image, sha256: source.sha256, format: plan.format,
                    width: plan.size.width, height: plan.size.height, name: name,
@@ -167,47 +201,52 @@ package enum DocumentInput: BundleInput {
                                    quality: settings.quality, layout: settings.layout.rawValue, iiifBaseURL: settings.iiifBaseURL),
                    picture: colour, libvips: Imaging.libraryVersion)
         }
-        do {
-            // Opening the master decodes nothing: the pipeline runs when tiled.
-            let (image, colour) = try picture()
+
+        /// An archive built before from the same master, settings and
+        /// libraries holds the tiles this build would make, byte for byte.
+        /// Only the pyramid's own files: the IIIF manifest beside it is the
+        /// manifest input's, made from this build's clauses.
+        func fromPreviousArchive(colour: PictureImport.Record) -> Made<Record>? {
             let wanted = record(tiles: 0, colour: colour)
-            // An archive built before from the same master, settings and
-            // libraries holds the tiles this build would make, byte for byte.
-            // Only the pyramid's own files: the IIIF manifest beside it is the
-            // manifest input's, made from this build's clauses.
-            let pyramidPaths = Self.pyramidPaths(layout(settings, size: plan.size))
-            let order = Dictionary(pyramidPaths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             let prefixes = settings.layout == .iiif3 ? ["data/document/\(name)/"] : ["data/document/\(name).dzi", "data/document/\(name)_files/"]
-            if let previous = env.previous.first(under: prefixes, expecting: Set(pyramidPaths.map { "data/" + $0 }), where: { json in
+            guard let previous = env.previous.first(under: prefixes, expecting: Set(paths.map { "data/" + $0 }), where: { json in
                 guard let head = try? JSONDecoder().decode(BundleJSON.Head.self, from: json), head.mcpack == MCPackVersion.current,
                       var earlier = try? BundleJSON.component(Record.self, named: component, from: json) else { return false }
                 earlier.tiles = 0
                 return earlier == wanted
-            }, note: { env.report(.note($0)) }) {
-                let payload = previous.paths.map { path in
-                    let entry = previous.entries[path]!
-                    let bagPath = String(path.dropFirst("data/".count))
-                    return PayloadFile(path: bagPath, source: .archived(previous, path: path), known: (entry.sha256, entry.bytes), order: order[bagPath])
-                }
-                return Made(payload: payload, record: record(tiles: tileCount(payload.map(\.path)), colour: colour))
+            }, note: { env.report(.note($0)) }) else { return nil }
+            let payload = previous.paths.map { path in
+                let entry = previous.entries[path]!
+                let bagPath = String(path.dropFirst("data/".count))
+                return PayloadFile(path: bagPath, source: .archived(previous, path: path), known: (entry.sha256, entry.bytes), order: order[bagPath])
             }
+            return Made(payload: payload, record: record(tiles: tileCount(payload.map(\.path)), colour: colour))
+        }
+
+        var progress: @Sendable (Int, Int, TimeInterval) -> Void {
             let total = geometry.totalTiles
-            let progress: @Sendable (Int, Int, TimeInterval) -> Void = { [env] percent, eta, elapsed in
+            return { [env] percent, eta, elapsed in
                 env.report(.progress(task: "tiling", unit: "tiles", percent: percent, secondsLeft: eta, total: total, elapsed: elapsed))
             }
-            if settings.layout != .iiif3 {
-                // Straight from libvips into the archive: written once. The
-                // master opened above has decoded nothing yet.
-                var stream = PyramidStream(paths: pyramidPaths, folder: "document/", name: name, settings: pyramid, master: { image },
-                                           progress: progress, describe: { env.failure(settings.image, $0) },
-                                           spillFolder: env.cache("tiles").folder)
-                stream.note = { env.report(.note($0)) }
-                return Made(payload: [], stream: stream, record: record(tiles: tileCount(pyramidPaths), colour: colour))
-            }
+        }
+
+        /// Deep Zoom: straight from libvips into the archive, written once.
+        /// The master opened has decoded nothing yet.
+        func streamed(_ image: Image, colour: PictureImport.Record) -> Made<Record> {
+            var stream = PyramidStream(paths: paths, folder: "document/", name: name, settings: pyramid, master: { image },
+                                       progress: progress, describe: { env.failure(settings.image, $0) },
+                                       spillFolder: env.cache("tiles").folder)
+            stream.note = { env.report(.note($0)) }
+            return Made(payload: [], stream: stream, record: record(tiles: tileCount(paths), colour: colour))
+        }
+
+        /// IIIF: tiled into the work cache, with the image service's files.
+        func iiif(_ image: Image, colour: PictureImport.Record) throws -> Made<Record> {
             let key = WorkCache.key([source.sha256, name, "\(pyramid.tileSize)", "\(pyramid.overlap)", pyramid.format,
                                      "\(pyramid.quality)", pyramid.layout.rawValue, "colour-1", settings.background ?? "-",
                                      settings.iiifBaseURL.map { "iiif-2 " + $0 } ?? "-"])
             let started = Date()
+            let progress = progress
             // libvips stamps vips-properties.xml with the date of tiling: it must not ship.
             let entry = try env.cache("tiles").entry(key, damage: { env.report(.note($0)) },
                                                      leaveOut: { $0.hasSuffix("vips-properties.xml") }) { folder in
@@ -221,18 +260,13 @@ package enum DocumentInput: BundleInput {
                                          settings: pyramid) { try picture().0 }
                 }
             }
-            let tiles = tileCount(entry.files.map(\.path))
             // Once the archive holds the tiles, it is their one copy.
             let payload = entry.payload(under: "document/").map { file in
                 var file = file
                 file.order = order[file.path]
                 return file
             }
-            return Made(payload: payload, record: record(tiles: tiles, colour: colour), transient: [entry.folder])
-        } catch let damaged as PreviousArchive.Damaged {
-            throw damaged
-        } catch {
-            throw env.failure(settings.image, "cannot make the tile pyramid: \(error)")
+            return Made(payload: payload, record: record(tiles: tileCount(entry.files.map(\.path)), colour: colour), transient: [entry.folder])
         }
     }
 

@@ -181,5 +181,5 @@ package enum TOMLPreflight {
 }
 
 private extension String {
-    package func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
