@@ -4,8 +4,8 @@ import MCPackSchema
 import Hashing
 
 /// A file that goes into the bag's data/ folder.
-public struct PayloadFile: Sendable {
-    public enum Source: Sendable {
+package struct PayloadFile: Sendable {
+    package enum Source: Sendable {
         case bytes(Data)
         /// Streamed from disk when the archive is written (tiles), so the
         /// whole payload never sits in memory.
@@ -19,23 +19,23 @@ public struct PayloadFile: Sendable {
     }
 
     /// The path under data/, `/`-separated: `categories/1.png`.
-    public var path: String
-    public var source: Source
+    package var path: String
+    package var source: Source
     /// The hash and size when already known (a verified cache entry), so
     /// the file is not read an extra time; it is still checked while being
     /// archived.
-    public var known: (sha256: String, bytes: Int)?
+    package var known: (sha256: String, bytes: Int)?
     /// Deflated in a zip or stored: by default text is deflated and
     /// pictures and archives, compressed already, are stored. An input
     /// whose files are compressed some other way (audio, video) says so.
-    public var compress: Bool
+    package var compress: Bool
     /// Its place in its input's own order (a pyramid's tiles in the order
     /// they are made). Such files follow the others, in that order, so an
     /// archive written as the tiles are made and one written by copying
     /// them from an earlier archive hold the same bytes.
-    public var order: Int?
+    package var order: Int?
 
-    public init(path: String, source: Source, known: (sha256: String, bytes: Int)? = nil, compress: Bool? = nil, order: Int? = nil) {
+    package init(path: String, source: Source, known: (sha256: String, bytes: Int)? = nil, compress: Bool? = nil, order: Int? = nil) {
         self.path = path
         self.source = source
         self.known = known
@@ -43,7 +43,7 @@ public struct PayloadFile: Sendable {
         self.compress = compress ?? Self.compressedByDefault(path)
     }
 
-    public init(path: String, bytes: Data) { self.init(path: path, source: .bytes(bytes)) }
+    package init(path: String, bytes: Data) { self.init(path: path, source: .bytes(bytes)) }
 
     /// Text is deflated; pictures and archives, compressed already, are stored.
     package static func compressedByDefault(_ path: String) -> Bool {
@@ -56,7 +56,7 @@ public struct PayloadFile: Sendable {
 /// straight from its maker to the archive writer (a master's tiles, from
 /// libvips): their paths are known before, their bytes and hashes only as
 /// they come, so nothing is written twice and nothing is held whole.
-public protocol PayloadStream: Sendable {
+package protocol PayloadStream: Sendable {
     /// The files' paths under data/, in the order `make` hands them over.
     var paths: [String] { get }
     /// Makes the files and hands each to `body`, in `paths`' order. Throws

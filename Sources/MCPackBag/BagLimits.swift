@@ -1,15 +1,15 @@
 /// The limits that stop a decompression bomb, each an option of verify.
 /// The defaults pass a 2 GB bundle of tens of thousands of tiles.
-public struct BagLimits: Sendable {
+package struct BagLimits: Sendable {
     /// Total bytes of all entries once unpacked.
-    public var maxTotalBytes: Int64 = 8 << 30
+    package var maxTotalBytes: Int64 = 8 << 30
     /// Bytes of any one entry.
-    public var maxEntryBytes: Int64 = 2 << 30
-    public var maxEntries: Int = 1_000_000
+    package var maxEntryBytes: Int64 = 2 << 30
+    package var maxEntries: Int = 1_000_000
     /// Unpacked bytes per byte of archive, checked once past 16 MB unpacked.
-    public var maxRatio: Double = 200
+    package var maxRatio: Double = 200
 
-    public init() {}
+    package init() {}
 
     /// For reading back an archive mcpack has just written: its size is
     /// what the payload made it, not a hostile claim.

@@ -8,7 +8,7 @@ import MCPackSchema
 /// hashes every byte it copies from it again, so a damaged archive stops the
 /// write (`PreviousArchive.Damaged`) and is never shipped from. Only read,
 /// never changed.
-public final class PreviousArchive: @unchecked Sendable {
+package final class PreviousArchive: @unchecked Sendable {
     /// An entry of the payload, as the previous manifest and archive give it.
     package struct Entry: Sendable {
         package var sha256: String

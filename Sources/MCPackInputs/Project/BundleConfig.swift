@@ -4,20 +4,20 @@ import TOMLKit
 
 /// bundle.toml, typed. Paths are project-relative, already checked to exist
 /// inside the project folder.
-public struct BundleConfig: Sendable {
-    public var name: String
-    public var version: SemanticVersion
-    public var title: String
-    public var output: String
-    public var format: ArchiveFormat
+package struct BundleConfig: Sendable {
+    package var name: String
+    package var version: SemanticVersion
+    package var title: String
+    package var output: String
+    package var format: ArchiveFormat
     /// The fixed time written into the archive, when bundle.toml sets one.
-    public var sourceDate: Date?
+    package var sourceDate: Date?
     /// Each input's own table, read by the input (Inputs/*/).
     package var inputs: InputSettings
-    public var copies: [CopyPair]
+    package var copies: [CopyPair]
 
     /// The archive's top folder and file stem: `<name>-<version>`.
-    public var stem: String { "\(name)-\(version)" }
+    package var stem: String { "\(name)-\(version)" }
 
     /// What `[bundle] name` must match: lower-case ASCII letters and digits
     /// in words joined by single hyphens, so the name is a file name and a
@@ -25,24 +25,24 @@ public struct BundleConfig: Sendable {
     package static let namePattern = "^[a-z0-9]+(-[a-z0-9]+)*$"
 }
 
-public struct CopyPair: Sendable, Codable, Equatable {
-    public var assets: String
-    public var app: String
+package struct CopyPair: Sendable, Codable, Equatable {
+    package var assets: String
+    package var app: String
 }
 
 /// A semantic version (semver.org 2.0.0).
-public struct SemanticVersion: Sendable, Hashable, CustomStringConvertible, Codable {
-    public let text: String
+package struct SemanticVersion: Sendable, Hashable, CustomStringConvertible, Codable {
+    package let text: String
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let pattern = #"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-((0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$"#
         guard text.range(of: pattern, options: .regularExpression) != nil else { return nil }
         self.text = text
     }
 
-    public var description: String { text }
+    package var description: String { text }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let version = SemanticVersion(text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a semantic version: \(text)"))
@@ -50,7 +50,7 @@ public struct SemanticVersion: Sendable, Hashable, CustomStringConvertible, Coda
         self = version
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(text)
     }

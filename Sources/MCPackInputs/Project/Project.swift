@@ -3,17 +3,17 @@ import Foundation
 import MCPackSchema
 
 /// A project folder: bundle.toml and the files it names.
-public struct Project: Sendable {
+package struct Project: Sendable {
     /// The folder holding bundle.toml; every path in it is relative to this.
-    public let root: URL
+    package let root: URL
     /// bundle.toml as the user named it, for messages.
-    public let configDisplayPath: String
-    public let config: BundleConfig
+    package let configDisplayPath: String
+    package let config: BundleConfig
     /// bundle.toml itself, hashed from the read that parsed it.
     package let configSource: SourceFile
 
     /// Reads and checks bundle.toml. Throws `InputError` with every problem.
-    public static func load(configPath: String) throws -> Project {
+    package static func load(configPath: String) throws -> Project {
         let sink = DiagnosticSink()
         guard let project = load(configPath: configPath, sink: sink) else { throw InputError(sink.all) }
         try sink.throwIfErrors()
@@ -60,15 +60,15 @@ public struct Project: Sendable {
     /// The folder alone, as an input's check sees it.
     package var folder: ProjectFolder { ProjectFolder(root: root, configDisplayPath: configDisplayPath) }
 
-    public func url(_ relative: String) -> URL { folder.url(relative) }
+    package func url(_ relative: String) -> URL { folder.url(relative) }
 
     /// A project-relative path as a person at the shell would type it.
-    public func display(_ relative: String) -> String { folder.display(relative) }
+    package func display(_ relative: String) -> String { folder.display(relative) }
 
-    public var outputFolder: URL { url(config.output) }
+    package var outputFolder: URL { url(config.output) }
 
     /// Work kept between builds (tiles); ignored by git, safe to delete.
-    public var cacheFolder: URL { root.appendingPathComponent(".mcpack-cache") }
+    package var cacheFolder: URL { root.appendingPathComponent(".mcpack-cache") }
 }
 
 /// The project folder and the name its bundle.toml was given by: all an

@@ -2,13 +2,13 @@ import FileIO
 import Foundation
 
 /// `mcpack init`: a new project from Templates/init, ready to fill.
-public enum ProjectInit {
+package enum ProjectInit {
     /// The folders a project keeps its assets in, made empty by init.
     package static let assetFolders = ["assets/document", "assets/icon", "assets/launch", "assets/categories"]
 
     /// Creates the project in `folder` (made if missing). Refuses to touch
     /// a folder that already holds any file init would write.
-    public static func create(in folder: URL) throws -> [String] {
+    package static func create(in folder: URL) throws -> [String] {
         let set = try TemplateSet.load("init")
         let name = bundleName(for: folder.standardizedFileURL.lastPathComponent)
         let rendered = set.render([

@@ -2,19 +2,19 @@ import Foundation
 
 /// One problem found in a user's input: where it is, what is wrong, and
 /// what would be right. Rendered as `file:line: key: message`.
-public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible, Codable {
-    public enum Severity: String, Sendable, Codable { case error, warning }
+package struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible, Codable {
+    package enum Severity: String, Sendable, Codable { case error, warning }
 
     /// The file, as the user would name it (relative to the working folder).
-    public var file: String
+    package var file: String
     /// The line, where the TOML source gives one.
-    public var line: Int?
+    package var line: Int?
     /// The dotted key path, e.g. `document.tile_size` or `clause "39".colour`.
-    public var key: String?
-    public var message: String
-    public var severity: Severity
+    package var key: String?
+    package var message: String
+    package var severity: Severity
 
-    public init(file: String, line: Int? = nil, key: String? = nil, message: String, severity: Severity = .error) {
+    package init(file: String, line: Int? = nil, key: String? = nil, message: String, severity: Severity = .error) {
         self.file = file
         self.line = line
         self.key = key
@@ -27,7 +27,7 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible, Co
 
     /// JSON output names the file `path`, as verify's problems do; `file`,
     /// the same value, stays for readers written before (deprecated).
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)
         try container.encodeIfPresent(line, forKey: .line)
@@ -40,7 +40,7 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible, Co
 
     /// One line, with any control character in a name or value shown as
     /// `\u0007`: a file name holding ESC must not drive the terminal.
-    public var description: String {
+    package var description: String {
         var text = printable(file)
         if let line { text += ":\(line)" }
         text += ": "
@@ -74,12 +74,12 @@ private func isControl(_ scalar: Unicode.Scalar) -> Bool {
 
 /// Every problem found in one run, thrown together so the user can fix them
 /// all at once instead of one per run.
-public struct InputError: Error, Sendable, CustomStringConvertible {
-    public var diagnostics: [Diagnostic]
+package struct InputError: Error, Sendable, CustomStringConvertible {
+    package var diagnostics: [Diagnostic]
 
-    public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+    package init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 
-    public var description: String {
+    package var description: String {
         let errors = diagnostics.filter { $0.severity == .error }.count
         let lines = diagnostics.map(\.description)
         return (lines + ["\(errors) error\(errors == 1 ? "" : "s") found; nothing was written"]).joined(separator: "\n")
@@ -111,7 +111,7 @@ package final class DiagnosticSink: @unchecked Sendable {
 }
 
 /// The closest candidate by edit distance, for "did you mean" hints.
-public func closestMatch(to word: String, in candidates: [String]) -> String? {
+package func closestMatch(to word: String, in candidates: [String]) -> String? {
     func distance(_ a: [Character], _ b: [Character]) -> Int {
         var previous = Array(0...b.count)
         for (i, ca) in a.enumerated() {

@@ -73,11 +73,11 @@ package struct TemplateSet {
 
 /// The folder `--templates DIR` names, chosen once before a command runs;
 /// it wins over $MCPACK_TEMPLATES.
-public enum TemplateFolder {
+package enum TemplateFolder {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var folder: URL?
 
-    public static var chosen: URL? {
+    package static var chosen: URL? {
         get { lock.withLock { folder } }
         set { lock.withLock { folder = newValue } }
     }

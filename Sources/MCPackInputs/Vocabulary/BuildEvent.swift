@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a long build tells a person watching it.
-public enum BuildEvent: Sendable {
+package enum BuildEvent: Sendable {
     /// A long task of an input under way (the document's "tiling" of
     /// `total` "tiles"): its percent done and estimate of seconds left.
     case progress(task: String, unit: String, percent: Int, secondsLeft: Int, total: Int, elapsed: TimeInterval)

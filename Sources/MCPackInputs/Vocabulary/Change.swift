@@ -1,28 +1,28 @@
 import Foundation
 
 /// One difference between two versions, in the words the team uses.
-public struct Change: Sendable, Encodable, Equatable {
+package struct Change: Sendable, Encodable, Equatable {
     /// clauses, categories, document, icons, launch, files or metadata.
-    public var component: String
+    package var component: String
     /// added, removed or changed.
-    public var kind: String
-    public var clause: String?
-    public var category: Int?
-    public var field: String?
-    public var path: String?
-    public var old: String?
-    public var new: String?
+    package var kind: String
+    package var clause: String?
+    package var category: Int?
+    package var field: String?
+    package var path: String?
+    package var old: String?
+    package var new: String?
     /// A word-level diff of a text, or counts (tiles per level).
-    public var detail: String?
+    package var detail: String?
     /// How a changed picture differs, when asked for (`--pixels`).
-    public var pixels: PixelChange?
+    package var pixels: PixelChange?
     /// A changed text word by word, for reports to render (`detail` has it as text).
-    public var words: [WordSegment]?
+    package var words: [WordSegment]?
     /// The document's tiles of one level: how many changed, and with
     /// `--pixels` how many of those changed visibly.
-    public var tiles: TileChange?
+    package var tiles: TileChange?
     /// A clause's overlays before and after, as rectangles.
-    public var rectangles: RectangleChange?
+    package var rectangles: RectangleChange?
 
     package init(_ component: String, _ kind: String, clause: String? = nil, category: Int? = nil, field: String? = nil,
          path: String? = nil, old: String? = nil, new: String? = nil, detail: String? = nil) {
@@ -42,13 +42,13 @@ public struct Change: Sendable, Encodable, Equatable {
 /// pixels before and after, and, when the size is the same, how much of it
 /// changed. "Other bytes, the same pixels" (a PNG saved again) shows as a
 /// changed fraction of 0.
-public struct PixelChange: Sendable, Encodable, Equatable {
-    public var oldSize: String
-    public var newSize: String
+package struct PixelChange: Sendable, Encodable, Equatable {
+    package var oldSize: String
+    package var newSize: String
     /// Share of pixels that differ in any band, 0...1; nil when the sizes differ.
-    public var changedFraction: Double?
+    package var changedFraction: Double?
     /// Mean absolute difference per band, 0...255; nil when the sizes differ.
-    public var meanDifference: Double?
+    package var meanDifference: Double?
 
     package enum CodingKeys: String, CodingKey {
         case oldSize = "old_size", newSize = "new_size"
@@ -56,7 +56,7 @@ public struct PixelChange: Sendable, Encodable, Equatable {
     }
 
     /// The words the text report prints.
-    public var summary: String {
+    package var summary: String {
         guard let changedFraction, let meanDifference else { return "size \(oldSize) -> \(newSize)" }
         if changedFraction == 0 { return "\(newSize), other bytes, the same pixels" }
         return String(format: "%@, %.1f%% of pixels changed, mean difference %.1f", newSize, changedFraction * 100, meanDifference)
@@ -71,8 +71,8 @@ public struct PixelChange: Sendable, Encodable, Equatable {
 
 /// A run of words of a text diff: kept, removed, inserted, or an elided
 /// unchanged run ("...").
-public struct WordSegment: Sendable, Encodable, Equatable {
-    public enum Kind: String, Sendable, Encodable { case kept, removed, inserted, elided }
-    public var kind: Kind
-    public var text: String
+package struct WordSegment: Sendable, Encodable, Equatable {
+    package enum Kind: String, Sendable, Encodable { case kept, removed, inserted, elided }
+    package var kind: Kind
+    package var text: String
 }

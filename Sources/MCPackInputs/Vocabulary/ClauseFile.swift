@@ -6,9 +6,9 @@ import MCPackSchema
 /// (Clauses/ClauseFile+Read.swift) and publishes it as the `ClauseList`
 /// fact, which the inputs after it (the category icons, the IIIF manifest,
 /// the preview page) are handed.
-public struct ClauseFile: Sendable, Equatable {
-    public var categories: [ClauseCategory]
-    public var clauses: [Clause]
+package struct ClauseFile: Sendable, Equatable {
+    package var categories: [ClauseCategory]
+    package var clauses: [Clause]
     /// False when a [[category]] could not be read, so the icons cannot be
     /// matched one to one against the categories.
     package var categoriesComplete = true

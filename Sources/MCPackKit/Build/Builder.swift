@@ -6,21 +6,21 @@ import Foundation
 import MCPackSchema
 import Hashing
 
-public struct BuildOptions: Sendable {
-    public var configPath: String
+package struct BuildOptions: Sendable {
+    package var configPath: String
     /// Overrides bundle.toml's `output` (relative to the working folder).
-    public var output: String?
+    package var output: String?
     /// Replace an existing archive of this version even if it differs.
-    public var overwrite: Bool
+    package var overwrite: Bool
     /// A warning about the inputs stops the build as an error does.
-    public var strict: Bool
-    public var environment: [String: String]
+    package var strict: Bool
+    package var environment: [String: String]
     /// Hears progress (tiling) and notes (a damaged cache entry remade).
-    public var events: (@Sendable (BuildEvent) -> Void)?
+    package var events: (@Sendable (BuildEvent) -> Void)?
     /// Called at the build's most delicate moments, for tests that stop it there.
-    public var hooks: BuildHooks
+    package var hooks: BuildHooks
 
-    public init(configPath: String = "bundle.toml", output: String? = nil, overwrite: Bool = false, strict: Bool = false,
+    package init(configPath: String = "bundle.toml", output: String? = nil, overwrite: Bool = false, strict: Bool = false,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 events: (@Sendable (BuildEvent) -> Void)? = nil, hooks: BuildHooks = BuildHooks()) {
         self.configPath = configPath
@@ -35,20 +35,20 @@ public struct BuildOptions: Sendable {
 
 /// Points in a build where a test may stop or kill it: a kill there must
 /// leave nothing at the final path, and an archive that verifies.
-public struct BuildHooks: Sendable {
+package struct BuildHooks: Sendable {
     /// The new archive is written and read back, not yet renamed into place.
-    public var beforeCommit: (@Sendable () -> Void)?
+    package var beforeCommit: (@Sendable () -> Void)?
     /// The archive is in place; its .sha256 is not yet written.
-    public var beforeChecksum: (@Sendable () -> Void)?
+    package var beforeChecksum: (@Sendable () -> Void)?
 
-    public init(beforeCommit: (@Sendable () -> Void)? = nil, beforeChecksum: (@Sendable () -> Void)? = nil) {
+    package init(beforeCommit: (@Sendable () -> Void)? = nil, beforeChecksum: (@Sendable () -> Void)? = nil) {
         self.beforeCommit = beforeCommit
         self.beforeChecksum = beforeChecksum
     }
 }
 
-public struct BuildResult: Sendable, Encodable {
-    public enum Outcome: String, Sendable, Encodable {
+package struct BuildResult: Sendable, Encodable {
+    package enum Outcome: String, Sendable, Encodable {
         /// A new archive was written.
         case written
         /// This version's archive already held exactly these bytes.
@@ -57,24 +57,24 @@ public struct BuildResult: Sendable, Encodable {
         case replaced
     }
 
-    public var archive: String
-    public var sha256: String
-    public var name: String
-    public var version: String
-    public var format: String
+    package var archive: String
+    package var sha256: String
+    package var name: String
+    package var version: String
+    package var format: String
     /// Payload files in the bag.
-    public var files: Int
+    package var files: Int
     /// Size of the archive file.
-    public var bytes: Int
-    public var payloadBytes: Int
-    public var outcome: Outcome
-    public var removedTemporaryFiles: [String]
+    package var bytes: Int
+    package var payloadBytes: Int
+    package var outcome: Outcome
+    package var removedTemporaryFiles: [String]
     /// Detached signatures (ARCHIVE.minisig, ARCHIVE.sig) of the archive
     /// this build replaced: they signed other bytes.
-    public var removedSignatures: [String] = []
+    package var removedSignatures: [String] = []
     /// What the checks found doubtful but not wrong (e.g. overlays that
     /// look measured on a reduced copy); the archive was written anyway.
-    public var warnings: [Diagnostic] = []
+    package var warnings: [Diagnostic] = []
 
     enum CodingKeys: String, CodingKey {
         case archive, sha256, name, version, format, files, bytes, outcome, warnings
@@ -85,23 +85,23 @@ public struct BuildResult: Sendable, Encodable {
 }
 
 /// This version's archive exists with other bytes: versions never change.
-public struct VersionExists: Error, CustomStringConvertible, Sendable {
-    public let archive: String
-    public let version: String
+package struct VersionExists: Error, CustomStringConvertible, Sendable {
+    package let archive: String
+    package let version: String
 
-    public var description: String {
+    package var description: String {
         "\(archive) already exists with different content; a built version never changes. Bump [bundle] version in bundle.toml, or pass --overwrite to replace it on purpose."
     }
 }
 
 /// `mcpack build`: check every input, assemble the bag, write the archive
 /// and its .sha256 so that nothing partial is ever at the final path.
-public enum Builder {
+package enum Builder {
     /// The time stamped on every entry when neither SOURCE_DATE_EPOCH nor
     /// bundle.toml gives one: 15 June 2015, the charter's 800th year.
-    public static let defaultSourceDate = 1_434_326_400
+    package static let defaultSourceDate = 1_434_326_400
 
-    public static func build(_ options: BuildOptions) async throws -> BuildResult {
+    package static func build(_ options: BuildOptions) async throws -> BuildResult {
         // A work-cache file missing or changed stops the archive's write:
         // that entry goes, is made again, and the archive is written once
         // more. Each entry is remade at most once, so this ends.

@@ -89,8 +89,8 @@ final class BagEntryStream {
 
 /// Turns a diff argument into a path: an archive or folder as given, or a
 /// version (`1.2.0`, `v1.2.0`) looked up in the project's output folder.
-public enum DiffTarget {
-    public static func resolve(_ argument: String, configPath: String) throws -> String {
+package enum DiffTarget {
+    package static func resolve(_ argument: String, configPath: String) throws -> String {
         if FileManager.default.fileExists(atPath: argument) { return argument }
         let version = argument.hasPrefix("v") ? String(argument.dropFirst()) : argument
         guard SemanticVersion(version) != nil else {

@@ -3,14 +3,14 @@ import MCPackBag
 import Foundation
 import MCPackSchema
 
-public struct DiffReport: Sendable, Encodable {
-    public var old: String
-    public var new: String
-    public var identical: Bool { changes.isEmpty }
-    public var summary: String
-    public var changes: [Change]
+package struct DiffReport: Sendable, Encodable {
+    package var old: String
+    package var new: String
+    package var identical: Bool { changes.isEmpty }
+    package var summary: String
+    package var changes: [Change]
     /// The document's visibly changed areas (`--pixels`), nil when not decoded.
-    public var regions: [ChangedRegion]?
+    package var regions: [ChangedRegion]?
     /// The decoded comparison, for the HTML page.
     var tiles: TileComparison?
 
@@ -25,7 +25,7 @@ public struct DiffReport: Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey { case old, new, identical, summary, changes, regions }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(old, forKey: .old)
         try container.encode(new, forKey: .new)
@@ -38,13 +38,13 @@ public struct DiffReport: Sendable, Encodable {
 
 /// `mcpack diff A B`: what changed, component by component, down to the
 /// clause field, from the manifests and the data files alone.
-public enum Differ {
+package enum Differ {
     /// `pixels` decodes the pictures whose bytes changed (icons, launch
     /// layers, category icons) to say how: their sizes, or the share of
     /// pixels that changed; and the document's changed tiles, to tell those
     /// that changed visibly from those only encoded again. It reads past the
     /// tiles, so it is not the default.
-    public static func diff(_ a: String, _ b: String, pixels: Bool = false) throws -> DiffReport {
+    package static func diff(_ a: String, _ b: String, pixels: Bool = false) throws -> DiffReport {
         // The two archives are read at once, one a core: each read is
         // blocking I/O and libarchive's central-directory walk.
         let loaded = LockedArray<Result<BagSnapshot, Error>?>(repeating: nil, count: 2)

@@ -241,10 +241,10 @@ extension PixelRect {
 
 /// An area of the document that changed visibly, in master pixels, and the
 /// full-size tiles it spans (`column_row`).
-public struct ChangedRegion: Sendable, Encodable, Equatable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-    public var tiles: [String]
+package struct ChangedRegion: Sendable, Encodable, Equatable {
+    package var x: Int
+    package var y: Int
+    package var width: Int
+    package var height: Int
+    package var tiles: [String]
 }

@@ -5,8 +5,8 @@ import Hashing
 import Imaging
 
 /// One asset and its copy in the app folder, or a copy with no asset.
-public struct DriftItem: Sendable, Encodable, Equatable {
-    public enum Status: String, Sendable, Encodable {
+package struct DriftItem: Sendable, Encodable, Equatable {
+    package enum Status: String, Sendable, Encodable {
         /// The same bytes.
         case inSync = "in-sync"
         /// Other bytes, the same decoded pixels (exported again, optimised).
@@ -20,18 +20,18 @@ public struct DriftItem: Sendable, Encodable, Equatable {
     }
 
     /// Project-relative paths.
-    public var asset: String?
-    public var copy: String?
-    public var status: Status
+    package var asset: String?
+    package var copy: String?
+    package var status: Status
     /// Which side was modified later: "asset", "copy" or "same".
-    public var newer: String?
+    package var newer: String?
     /// For images that differ: the fraction of pixels changed (0...1) and
     /// the mean difference per band (0...255).
-    public var changedFraction: Double?
-    public var meanDifference: Double?
-    public var detail: String?
+    package var changedFraction: Double?
+    package var meanDifference: Double?
+    package var detail: String?
     /// What --fix did: "updated", "created", "kept", "moved-to-backup".
-    public var action: String?
+    package var action: String?
 
     enum CodingKeys: String, CodingKey {
         case asset, copy, status, newer, detail, action
@@ -40,19 +40,19 @@ public struct DriftItem: Sendable, Encodable, Equatable {
     }
 
     /// Drift is what a handover must not carry: drifted, missing, orphan.
-    public var isDrift: Bool { status == .drifted || status == .missing || status == .orphan }
+    package var isDrift: Bool { status == .drifted || status == .missing || status == .orphan }
 }
 
-public struct DriftReport: Sendable, Encodable {
-    public var items: [DriftItem]
+package struct DriftReport: Sendable, Encodable {
+    package var items: [DriftItem]
     /// Where --fix put the files it replaced or moved, if anywhere.
-    public var backup: String?
+    package var backup: String?
 
-    public var drift: Bool { items.contains { $0.isDrift && $0.action != "updated" && $0.action != "created" && $0.action != "moved-to-backup" } }
+    package var drift: Bool { items.contains { $0.isDrift && $0.action != "updated" && $0.action != "created" && $0.action != "moved-to-backup" } }
 
     enum CodingKeys: String, CodingKey { case items, backup, drift }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(items, forKey: .items)
         try container.encodeIfPresent(backup, forKey: .backup)
@@ -62,7 +62,7 @@ public struct DriftReport: Sendable, Encodable {
 
 /// `mcpack drift`: the app folder's copies against the assets they came
 /// from. Assets are the source of truth; nothing is written unless asked.
-public enum Drift {
+package enum Drift {
     static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "tif", "tiff", "webp", "gif"]
 
     private struct FileInfo {
@@ -71,7 +71,7 @@ public enum Drift {
         var modified: Date
     }
 
-    public static func check(configPath: String) throws -> DriftReport {
+    package static func check(configPath: String) throws -> DriftReport {
         let project = try Project.load(configPath: configPath)
         return try check(project)
     }
@@ -135,7 +135,7 @@ public enum Drift {
     /// each copy written atomically, each replaced file kept in a backup
     /// folder first. A copy newer than its asset is left alone unless
     /// `preferAssets`. Orphans move to the backup only with `removeOrphans`.
-    public static func fix(configPath: String, preferAssets: Bool, removeOrphans: Bool, now: Date = Date()) throws -> DriftReport {
+    package static func fix(configPath: String, preferAssets: Bool, removeOrphans: Bool, now: Date = Date()) throws -> DriftReport {
         let project = try Project.load(configPath: configPath)
         var report = try check(project)
         let stamp: String = {

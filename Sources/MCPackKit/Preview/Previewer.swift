@@ -4,24 +4,24 @@ import FileIO
 import Foundation
 
 /// Where `mcpack preview` found the page it opens.
-public struct PreviewResult: Sendable, Encodable {
+package struct PreviewResult: Sendable, Encodable {
     /// index.html, an absolute path.
-    public var page: String
+    package var page: String
     /// The bag's folder: unpacked or built into a temporary folder, or the
     /// bag folder given.
-    public var bag: String
+    package var bag: String
     /// What was asked for: an archive, a bag folder or a project.
-    public var source: String
+    package var source: String
     /// True when the project was built for it.
-    public var built: Bool
+    package var built: Bool
 }
 
 /// `mcpack preview [ARCHIVE | BAG | PROJECT]`: the bundle's preview page,
 /// ready to open. An archive is unpacked into a new temporary folder; a
 /// project is built there first (its work cache makes that quick after a
 /// build); an unpacked bag is used where it is.
-public enum Previewer {
-    public static func prepare(_ argument: String?, configPath: String,
+package enum Previewer {
+    package static func prepare(_ argument: String?, configPath: String,
                                events: (@Sendable (BuildEvent) -> Void)? = nil) async throws -> PreviewResult {
         var isFolder: ObjCBool = false
         if let argument, FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) {

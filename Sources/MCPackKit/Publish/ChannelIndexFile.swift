@@ -129,10 +129,10 @@ struct ChannelFolder {
 /// A publish refused: the archive does not verify, the channel is
 /// damaged, or the version is there with other contents. Exit 1; every
 /// problem found is listed.
-public struct PublishRefusal: Error, Sendable, CustomStringConvertible {
-    public var problems: [Problem]
+package struct PublishRefusal: Error, Sendable, CustomStringConvertible {
+    package var problems: [Problem]
 
-    public init(_ problems: [Problem]) { self.problems = problems }
+    package init(_ problems: [Problem]) { self.problems = problems }
 
-    public var description: String { problems.map(\.description).joined(separator: "\n") }
+    package var description: String { problems.map(\.description).joined(separator: "\n") }
 }

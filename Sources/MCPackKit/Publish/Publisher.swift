@@ -5,8 +5,8 @@ import Foundation
 import MCPackSchema
 
 /// What `mcpack publish` is asked to do to a channel.
-public struct PublishOptions: Sendable {
-    public enum Action: Sendable, Equatable {
+package struct PublishOptions: Sendable {
+    package enum Action: Sendable, Equatable {
         /// Adds an archive's version; with `prune`, keeps that many newest after.
         case publish(archive: String, prune: Int?)
         /// Keeps the newest versions and removes every object no kept version names.
@@ -15,15 +15,15 @@ public struct PublishOptions: Sendable {
         case renew
     }
 
-    public var channel: String
-    public var action: Action
+    package var channel: String
+    package var action: Action
     /// How long the new index stays valid.
-    public var lifetime: TimeInterval
-    public var now: Date
-    public var events: (@Sendable (PublishEvent) -> Void)?
-    public var hooks: PublishHooks
+    package var lifetime: TimeInterval
+    package var now: Date
+    package var events: (@Sendable (PublishEvent) -> Void)?
+    package var hooks: PublishHooks
 
-    public init(channel: String, action: Action, lifetime: TimeInterval = ChannelDuration.defaultLifetime, now: Date = Date(),
+    package init(channel: String, action: Action, lifetime: TimeInterval = ChannelDuration.defaultLifetime, now: Date = Date(),
                 events: (@Sendable (PublishEvent) -> Void)? = nil, hooks: PublishHooks = PublishHooks()) {
         self.channel = channel
         self.action = action
@@ -35,7 +35,7 @@ public struct PublishOptions: Sendable {
 }
 
 /// What a publisher says while it works, before its result.
-public enum PublishEvent: Sendable {
+package enum PublishEvent: Sendable {
     /// Another publisher holds the channel's lock (its pid, when known).
     case waiting(lock: String, holder: String?)
     /// A warning of verify's about the archive, published all the same.
@@ -46,15 +46,15 @@ public enum PublishEvent: Sendable {
 
 /// The moments between a publish's steps, for tests that look at the
 /// channel there: what is on disk then is what a kill there leaves.
-public struct PublishHooks: Sendable {
+package struct PublishHooks: Sendable {
     /// The version's objects and its file list are written; the index is not.
-    public var afterObjects: (@Sendable () -> Void)?
+    package var afterObjects: (@Sendable () -> Void)?
     /// The new index and signature are flushed under staged names.
-    public var beforeSwitch: (@Sendable () -> Void)?
+    package var beforeSwitch: (@Sendable () -> Void)?
     /// The new signature is in place; the new index not yet.
-    public var betweenRenames: (@Sendable () -> Void)?
+    package var betweenRenames: (@Sendable () -> Void)?
 
-    public init(afterObjects: (@Sendable () -> Void)? = nil, beforeSwitch: (@Sendable () -> Void)? = nil,
+    package init(afterObjects: (@Sendable () -> Void)? = nil, beforeSwitch: (@Sendable () -> Void)? = nil,
                 betweenRenames: (@Sendable () -> Void)? = nil) {
         self.afterObjects = afterObjects
         self.beforeSwitch = beforeSwitch
@@ -63,8 +63,8 @@ public struct PublishHooks: Sendable {
 }
 
 /// What a publish did, as `--json` prints it.
-public struct PublishResult: Sendable, Encodable {
-    public enum Outcome: String, Sendable, Encodable {
+package struct PublishResult: Sendable, Encodable {
+    package enum Outcome: String, Sendable, Encodable {
         /// A version was added (and, with --prune, old ones removed).
         case published
         /// The version was there with the same files: nothing changed.
@@ -73,40 +73,40 @@ public struct PublishResult: Sendable, Encodable {
         case renewed
     }
 
-    public var ok = true
-    public var channel: String
-    public var outcome: Outcome
+    package var ok = true
+    package var channel: String
+    package var outcome: Outcome
     /// The archive's version, when one was given.
-    public var version: String?
+    package var version: String?
     /// The index as it stands now.
-    public var sequence: Int
-    public var expires: String
-    public var versions: [String]
-    public var objectsWritten = 0
-    public var bytesWritten: Int64 = 0
-    public var objectsReused = 0
+    package var sequence: Int
+    package var expires: String
+    package var versions: [String]
+    package var objectsWritten = 0
+    package var bytesWritten: Int64 = 0
+    package var objectsReused = 0
     /// Versions taken out by --prune, and what that freed.
-    public var pruned: [String] = []
-    public var objectsRemoved = 0
-    public var bytesRemoved: Int64 = 0
+    package var pruned: [String] = []
+    package var objectsRemoved = 0
+    package var bytesRemoved: Int64 = 0
     /// Warnings about the archive, and anything the publisher repaired.
-    public var notes: [String] = []
+    package var notes: [String] = []
 }
 
 /// The minisign key a channel is signed with, read (and decrypted) once
 /// before the archive is read.
-public struct ChannelSigningKey {
+package struct ChannelSigningKey {
     let key: ChannelSignature.Key
 
     /// The minisign key ID, as minisign prints it.
-    public var id: String { key.idText }
+    package var id: String { key.idText }
 }
 
 /// `mcpack publish`: adds a verified archive's version to an update
 /// channel, prunes old versions, or renews the index's signature
 /// (docs/channel.md). One publisher at a time, by the channel's lock.
-public enum Publisher {
-    public static func loadKey(_ file: String, password: () throws -> String) throws -> ChannelSigningKey {
+package enum Publisher {
+    package static func loadKey(_ file: String, password: () throws -> String) throws -> ChannelSigningKey {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else { throw FileError(path: file, message: "--sign-key: no such file") }
         guard !isFolder.boolValue else { throw FileError(path: file, message: "--sign-key: a folder, not a key file") }
@@ -117,7 +117,7 @@ public enum Publisher {
         }
     }
 
-    public static func run(_ options: PublishOptions, key: ChannelSigningKey) throws -> PublishResult {
+    package static func run(_ options: PublishOptions, key: ChannelSigningKey) throws -> PublishResult {
         let folder = ChannelFolder(options.channel)
         var bundle: ArchiveBundle?
         if case .publish(let archive, _) = options.action {

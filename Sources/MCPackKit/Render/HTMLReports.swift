@@ -7,7 +7,7 @@ import Mustache
 
 /// The pages a client opens: `drift --html` and `diff --html`, rendered
 /// from Templates/html with the pictures inlined, so the page is one file.
-public enum HTMLReports {
+package enum HTMLReports {
     /// Renders Templates/html/<name>.mustache with `content`; the page's
     /// values are looked up in `content`, the style beside it.
     static func render<Content>(_ name: String, _ content: Content) throws -> Data {
@@ -65,7 +65,7 @@ public enum HTMLReports {
     }
 
     /// Drifted and same-picture pairs side by side with where they differ.
-    public static func drift(_ report: DriftReport, configPath: String) throws -> Data {
+    package static func drift(_ report: DriftReport, configPath: String) throws -> Data {
         let project = try Project.load(configPath: configPath)
         var pairs: [DriftPage.Pair] = []
         for item in report.items where item.status == .drifted || item.status == .samePicture {
@@ -151,7 +151,7 @@ public enum HTMLReports {
 
     /// Clause text diffs highlighted, the document's visible changes mapped,
     /// moved overlays drawn, changed pictures before and after.
-    public static func diff(_ report: DiffReport, old: String, new: String) throws -> Data {
+    package static func diff(_ report: DiffReport, old: String, new: String) throws -> Data {
         let paths = Set(report.changes.compactMap(\.path).filter(isShownPicture))
         return try diff(report, oldFiles: BagSnapshot.files(paths, of: old), newFiles: BagSnapshot.files(paths, of: new))
     }
@@ -215,7 +215,7 @@ public enum HTMLReports {
     }
 
     /// Writes a page atomically where the user asked.
-    public static func write(_ page: Data, to path: String) throws {
+    package static func write(_ page: Data, to path: String) throws {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try OutputFile.write(page, to: url)

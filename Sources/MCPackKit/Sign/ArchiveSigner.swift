@@ -5,17 +5,17 @@ import Hashing
 import Signing
 
 /// What `mcpack sign` wrote.
-public struct SignResult: Sendable, Encodable {
-    public var archive: String
-    public var signature: String
+package struct SignResult: Sendable, Encodable {
+    package var archive: String
+    package var signature: String
     /// `minisign` or `sshsig`.
-    public var format: String
+    package var format: String
     /// The minisign key ID, or the SSH key's fingerprint.
-    public var signer: String
+    package var signer: String
     /// minisign's trusted comment (signed with the archive); nil for SSHSIG,
     /// which has none.
-    public var trustedComment: String?
-    public var sha256: String
+    package var trustedComment: String?
+    package var sha256: String
 }
 
 /// `mcpack sign`, and `build --sign-key`: a detached signature beside the
@@ -23,15 +23,15 @@ public struct SignResult: Sendable, Encodable {
 /// (SSHSIG, namespace `file`) for an OpenSSH key (Ed25519, RSA, ECDSA; FIDO
 /// and passphrase-protected keys through ssh-agent). The archive is
 /// read once for every digest either format needs.
-public enum ArchiveSigner {
+package enum ArchiveSigner {
     /// `password` is asked only for an encrypted minisign key.
-    public static func sign(archive: String, keyFile: String, password: () throws -> String) throws -> SignResult {
+    package static func sign(archive: String, keyFile: String, password: () throws -> String) throws -> SignResult {
         try sign(archive: archive, with: loadKey(keyFile, password: password))
     }
 
     /// Reads (and for minisign, decrypts) a key once, so a build asks for
     /// the password and refuses a bad key before minutes of tiling.
-    public static func loadKey(_ keyFile: String, password: () throws -> String) throws -> SigningKey {
+    package static func loadKey(_ keyFile: String, password: () throws -> String) throws -> SigningKey {
         guard let keyData = FileManager.default.contents(atPath: keyFile) else {
             throw FileError(path: keyFile, message: "cannot read the key file")
         }
@@ -48,7 +48,7 @@ public enum ArchiveSigner {
         throw FileError(path: keyFile, message: "neither a minisign secret key (minisign -G) nor an OpenSSH private key (ssh-keygen -t ed25519, rsa or ecdsa)")
     }
 
-    public static func sign(archive: String, with key: SigningKey) throws -> SignResult {
+    package static func sign(archive: String, with key: SigningKey) throws -> SignResult {
         guard FileManager.default.fileExists(atPath: archive) else { throw FileError(path: archive, message: "no such file") }
         let name = (archive as NSString).lastPathComponent
         switch key.kind {
@@ -107,7 +107,7 @@ public enum ArchiveSigner {
 }
 
 /// A key read and ready to sign with.
-public struct SigningKey {
+package struct SigningKey {
     enum Kind {
         case minisign(Minisign.SecretKey)
         case ssh(SSHPrivateKey)

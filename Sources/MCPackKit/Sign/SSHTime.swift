@@ -56,13 +56,13 @@ enum SSHTime {
 /// The user's time zone, as TZ (or else the system) named it before
 /// MCPackProcess set TZ to UTC for libarchive: allowed_signers times
 /// without a Z are the user's local time, as ssh-keygen reads them.
-public enum UserTimeZone {
+package enum UserTimeZone {
     /// Written once, by `capture()` in `main` before any thread starts.
     nonisolated(unsafe) private static var captured: String??
 
     /// Call before TZ is changed. Only TZ's text is kept: asking Foundation
     /// for the zone now would fix its default zone for the whole process.
-    public static func capture() {
+    package static func capture() {
         captured = .some(ProcessInfo.processInfo.environment["TZ"])
     }
 

@@ -4,27 +4,27 @@ import FileIO
 import Signing
 
 /// What verify found of a detached signature beside an archive.
-public struct SignatureReport: Sendable, Encodable {
+package struct SignatureReport: Sendable, Encodable {
     /// The signature file, `ARCHIVE.minisig` or `ARCHIVE.sig`.
-    public var file: String
+    package var file: String
     /// `minisign` or `sshsig`.
-    public var format: String
+    package var format: String
     /// False when no public key was given: present, not checked.
-    public var checked: Bool
+    package var checked: Bool
     /// True only when checked and good.
-    public var valid: Bool
+    package var valid: Bool
     /// Who signed, when the signature checked: the minisign key ID, or
     /// the SSH identity and key fingerprint.
-    public var signer: String?
+    package var signer: String?
     /// minisign's trusted comment (bundle, version, the archive's SHA-256).
-    public var trustedComment: String?
+    package var trustedComment: String?
     /// Every problem found, joined: what the verify report's `signature` rule says.
-    public var problem: String?
+    package var problem: String?
     /// The same, one a problem.
-    public var problems: [String] = []
+    package var problems: [String] = []
     /// What the check noticed without failing for it: a legacy minisign
     /// signature, allowed_signers lines skipped as ssh-keygen skips them.
-    public var notes: [String] = []
+    package var notes: [String] = []
 
     mutating func refuse(_ found: [String]) {
         problems = found
@@ -35,18 +35,18 @@ public struct SignatureReport: Sendable, Encodable {
 
 /// How `verify --public-key` checks, beyond the keys: ssh-keygen's `-I`,
 /// `-Overify-time=` and `-r`, and minisign's `-H`.
-public struct SignatureOptions: Sendable {
+package struct SignatureOptions: Sendable {
     /// Whose signature it must be (allowed_signers principals).
-    public var identity: String?
+    package var identity: String?
     /// Check allowed_signers and certificate validity at this time
     /// (YYYYMMDD[Z] or YYYYMMDDHHMM[SS][Z]) instead of now.
-    public var verifyTime: String?
+    package var verifyTime: String?
     /// A file of revoked OpenSSH public keys, one a line.
-    public var revokedKeys: String?
+    package var revokedKeys: String?
     /// Refuse legacy minisign signatures (of the whole file, not prehashed).
-    public var requirePrehashed: Bool
+    package var requirePrehashed: Bool
 
-    public init(identity: String? = nil, verifyTime: String? = nil, revokedKeys: String? = nil, requirePrehashed: Bool = false) {
+    package init(identity: String? = nil, verifyTime: String? = nil, revokedKeys: String? = nil, requirePrehashed: Bool = false) {
         (self.identity, self.verifyTime, self.revokedKeys, self.requirePrehashed) = (identity, verifyTime, revokedKeys, requirePrehashed)
     }
 }
@@ -54,12 +54,12 @@ public struct SignatureOptions: Sendable {
 /// `mcpack verify ARCHIVE --public-key KEY...`: the detached signature
 /// beside the archive checked with the keys given (any of them may have
 /// signed), before anything else is.
-public enum SignatureCheck {
+package enum SignatureCheck {
     /// The signature files looked for beside an archive.
     static let suffixes = [(".minisig", "minisign"), (".sig", "sshsig")]
 
     /// Signatures beside `archive`, reported present and unchecked.
-    public static func present(_ path: String) -> [SignatureReport] {
+    package static func present(_ path: String) -> [SignatureReport] {
         let archive = trimmed(path)
         return suffixes.compactMap { suffix, format in
             FileManager.default.fileExists(atPath: archive + suffix)
@@ -72,7 +72,7 @@ public enum SignatureCheck {
     /// when a key or option cannot be read; a missing, damaged or wrong
     /// signature is a report with `valid` false. With keys of both
     /// formats, the signatures present are checked, and one must be.
-    public static func check(archive path: String, publicKeys: [String], options: SignatureOptions = SignatureOptions()) throws -> [SignatureReport] {
+    package static func check(archive path: String, publicKeys: [String], options: SignatureOptions = SignatureOptions()) throws -> [SignatureReport] {
         let archive = trimmed(path)
         let trusted = try TrustedKeys(publicKeys, options: options)
         var reports: [SignatureReport] = []
@@ -272,13 +272,13 @@ struct TrustedKeys {
 /// signature is checked on one read of an archive and the bag on another,
 /// so verify compares a snapshot from before the first with one from after
 /// the second, and an archive replaced or rewritten in between fails.
-public struct FileSnapshot: Equatable, Sendable {
+package struct FileSnapshot: Equatable, Sendable {
     let device: UInt64
     let inode: UInt64
     let size: UInt64
     let modified: Date
 
-    public init?(_ path: String) {
+    package init?(_ path: String) {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               let device = (attributes[.systemNumber] as? NSNumber)?.uint64Value,
               let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value,
@@ -291,7 +291,7 @@ public struct FileSnapshot: Equatable, Sendable {
 extension SignatureReport {
     /// This report, failed, when the archive is not the file it was when
     /// the signature was checked.
-    public func failed(ifChangedSince before: FileSnapshot?, archive: String) -> SignatureReport {
+    package func failed(ifChangedSince before: FileSnapshot?, archive: String) -> SignatureReport {
         guard checked else { return self }
         if let before, FileSnapshot(archive) == before { return self }
         var failed = self

@@ -9,10 +9,10 @@ import MCPackSchema
 /// and tag manifest algorithms, fetch.txt, serialization, the BagIt
 /// version, and which tag and payload files are required and allowed.
 /// Every rule is `profile-...`, naming the file it is about.
-public enum ProfileRules {
+package enum ProfileRules {
     /// Reads a profile; a file that is not one throws (exit 2), naming the
     /// key that is wrong.
-    public static func load(_ path: String) throws -> BagItProfile {
+    package static func load(_ path: String) throws -> BagItProfile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FileError(path: path, message: "cannot read the profile")
         }

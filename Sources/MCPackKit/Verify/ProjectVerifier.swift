@@ -6,8 +6,8 @@ import MCPackSchema
 /// `mcpack verify` in a project: every input checked as build checks it,
 /// and this version's archive verified and compared with the inputs, so a
 /// stale archive is not handed over.
-public enum ProjectVerifier {
-    public static func verify(configPath: String, limits: VerifyLimits = VerifyLimits()) async throws -> VerifyReport {
+package enum ProjectVerifier {
+    package static func verify(configPath: String, limits: VerifyLimits = VerifyLimits()) async throws -> VerifyReport {
         let started = Date()
         let sink = DiagnosticSink()
         let project = try await Builder.load(configPath: configPath, sink: sink)

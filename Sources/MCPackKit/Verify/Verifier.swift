@@ -4,32 +4,32 @@ import Foundation
 import Hashing
 import MCPackSchema
 
-public struct VerifyReport: Sendable, Encodable {
-    public struct Stats: Sendable, Encodable {
-        public var files: Int
-        public var bytes: Int64
-        public var seconds: Double
+package struct VerifyReport: Sendable, Encodable {
+    package struct Stats: Sendable, Encodable {
+        package var files: Int
+        package var bytes: Int64
+        package var seconds: Double
     }
 
-    public var ok: Bool { !problems.contains { $0.severity == .error } }
-    public var target: String
-    public var problems: [Problem]
-    public var stats: Stats
+    package var ok: Bool { !problems.contains { $0.severity == .error } }
+    package var target: String
+    package var problems: [Problem]
+    package var stats: Stats
     /// The detached signatures beside the archive: checked with
     /// `--public-key`, else only found.
-    public var signatures: [SignatureReport] = []
+    package var signatures: [SignatureReport] = []
     /// The identifier of the BagIt profile checked with `--profile`.
-    public var profile: String?
+    package var profile: String?
     /// bundle.toml, when verify checked a project: its inputs, and its
     /// archive (`target`).
-    public var project: String?
+    package var project: String?
     /// What verify could not compare and says so without failing: a file
     /// name that states no bundle name or version (`delivery (1).zip`).
-    public var notes: [String] = []
+    package var notes: [String] = []
 
     enum CodingKeys: String, CodingKey { case ok, target, problems, stats, signatures, profile, project, notes }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(ok, forKey: .ok)
         try container.encode(target, forKey: .target)
@@ -43,11 +43,11 @@ public struct VerifyReport: Sendable, Encodable {
 
     /// What was verified, for the summary line: the archive, and the
     /// project it was checked against.
-    public var verified: String { target + (project.map { " and its project \($0)" } ?? "") }
+    package var verified: String { target + (project.map { " and its project \($0)" } ?? "") }
 
     /// Puts the signature's findings first: a signature that fails is the
     /// first thing a receiver must hear.
-    public mutating func add(signatures found: [SignatureReport]) {
+    package mutating func add(signatures found: [SignatureReport]) {
         signatures = found
         let failed = found.filter { $0.checked && !$0.valid }.map {
             Problem(($0.file as NSString).lastPathComponent, "signature", $0.problem ?? "does not check")
@@ -59,14 +59,14 @@ public struct VerifyReport: Sendable, Encodable {
 /// `mcpack verify PATH`: an archive or an unpacked bag, checked with
 /// nothing but itself: safety, BagIt validity, the checksum file beside it,
 /// and mcpack's content rules.
-public enum Verifier {
+package enum Verifier {
     /// Throws only when PATH cannot be verified at all (missing, not an
     /// archive): that is exit 2, not a finding.
     /// `allowFetch`: files fetch.txt names may be absent (RFC 8493 §2.2.3).
     /// `profile`: a BagIt profile the bag must also follow.
     /// `signatures`: those checked beside it, whose trusted comment states
     /// a version too; `expected`: the name and version the receiver asked for.
-    public static func verify(_ path: String, limits: VerifyLimits = VerifyLimits(), allowFetch: Bool = false,
+    package static func verify(_ path: String, limits: VerifyLimits = VerifyLimits(), allowFetch: Bool = false,
                               profile: BagItProfile? = nil, signatures: [SignatureReport] = [],
                               expected: VersionExpectation? = nil) throws -> VerifyReport {
         let started = Date()
@@ -170,4 +170,4 @@ struct ChecksumFile {
 
 /// verify's options `--max-bytes`, `--max-entry-bytes`, `--max-entries`
 /// and `--max-ratio`: the limits every read of a bag keeps.
-public typealias VerifyLimits = BagLimits
+package typealias VerifyLimits = BagLimits

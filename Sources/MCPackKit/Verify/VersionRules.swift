@@ -5,11 +5,11 @@ import MCPackSchema
 
 /// What a receiver asked for (`verify --expect-version`, `--expect-name`):
 /// an archive that states anything else is not what they asked for.
-public struct VersionExpectation: Sendable {
-    public var name: String?
-    public var version: String?
+package struct VersionExpectation: Sendable {
+    package var name: String?
+    package var version: String?
 
-    public init(name: String? = nil, version: String? = nil) {
+    package init(name: String? = nil, version: String? = nil) {
         (self.name, self.version) = (name, version)
     }
 
