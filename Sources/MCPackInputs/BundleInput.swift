@@ -59,6 +59,12 @@ package protocol BundleInput: SendableMetatype {
     /// What changed between two versions, in the words of `Change`.
     static func diff(_ old: DiffSide<Record>, _ new: DiffSide<Record>, _ delta: ManifestDelta) -> [Change]
 
+    /// A closer look at its changed files than their digests, reading them
+    /// from the archives or folders at `locations` (`diff --pixels`); nil,
+    /// the default, when it has none to take.
+    static func compareClosely(_ old: DiffSide<Record>, _ new: DiffSide<Record>, locations: (old: String, new: String),
+                               delta: ManifestDelta) throws -> (any CloseComparison)?
+
     /// What verify holds of one of its files (`path` inside the bag) for
     /// its rules, besides the digests every file gets: by default nothing.
     /// Bags hold tens of thousands of tiles, so only what a rule reads is
@@ -114,6 +120,8 @@ extension BundleInput {
     package static func facts(from record: Record) -> [any InputFact] { [] }
     package static func summary(_ changes: [Change], regions: Int?) -> String { "\(component): \(DiffWords.plural(changes.count, "file"))" }
     package static func comparesPixels(_ path: String) -> Bool { false }
+    package static func compareClosely(_ old: DiffSide<Record>, _ new: DiffSide<Record>, locations: (old: String, new: String),
+                                       delta: ManifestDelta) throws -> (any CloseComparison)? { nil }
     package static func showsOnDiffPage(_ path: String) -> Bool { false }
     package static var diffPageRows: DiffPageRows { .others }
     package static var browserPage: String? { nil }

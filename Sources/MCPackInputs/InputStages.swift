@@ -53,11 +53,18 @@ extension BundleInput {
     /// `old` and `new` are each version's small files by path (bundle.json
     /// and the data files inputs diff), as the diff loop read them.
     package static func runDiff(_ old: [String: Data], _ new: [String: Data], _ delta: ManifestDelta) -> [Change] {
-        func side(_ files: [String: Data]) -> DiffSide<Record> {
-            let record = files[BundleJSON.path].flatMap { try? Self.record(in: $0) }
-            return DiffSide(record: record, files: files.filter { diffFiles.contains($0.key) })
-        }
-        return diff(side(old), side(new), delta)
+        diff(diffSide(old), diffSide(new), delta)
+    }
+
+    /// Its closer look, with each version's small files as `runDiff` has them.
+    package static func runCompareClosely(_ old: [String: Data], _ new: [String: Data], locations: (old: String, new: String),
+                                          delta: ManifestDelta) throws -> (any CloseComparison)? {
+        try compareClosely(diffSide(old), diffSide(new), locations: locations, delta: delta)
+    }
+
+    private static func diffSide(_ files: [String: Data]) -> DiffSide<Record> {
+        let record = files[BundleJSON.path].flatMap { try? Self.record(in: $0) }
+        return DiffSide(record: record, files: files.filter { diffFiles.contains($0.key) })
     }
 }
 

@@ -11,16 +11,16 @@ package struct DiffReport: Sendable, Encodable {
     package var changes: [Change]
     /// The document's visibly changed areas (`--pixels`), nil when not decoded.
     package var regions: [ChangedRegion]?
-    /// The decoded comparison, for the HTML page.
-    var tiles: TileComparison?
+    /// The inputs' closer looks, for the HTML page.
+    var closer: [any CloseComparison]
 
-    init(old: String, new: String, summary: String, changes: [Change], regions: [ChangedRegion]? = nil, tiles: TileComparison? = nil) {
+    init(old: String, new: String, summary: String, changes: [Change], regions: [ChangedRegion]? = nil, closer: [any CloseComparison] = []) {
         self.old = old
         self.new = new
         self.summary = summary
         self.changes = changes
         self.regions = regions
-        self.tiles = tiles
+        self.closer = closer
     }
 
     enum CodingKeys: String, CodingKey { case old, new, identical, summary, changes, regions }
@@ -59,14 +59,20 @@ package enum Differ {
         for input in Inputs.all { changes += input.runDiff(old.files, new.files, delta) }
         changes += files(delta)
         changes += metadata(old, new)
-        var tiles: TileComparison?
+        var closer: [any CloseComparison] = []
         if pixels {
             describePictures(&changes, old: a, new: b)
-            tiles = try TileComparison.compare(old, new, oldPath: a, newPath: b, delta: delta)
-            tiles?.annotate(&changes)
+            for input in Inputs.all {
+                if let comparison = try input.runCompareClosely(old.files, new.files, locations: (a, b), delta: delta) {
+                    comparison.annotate(&changes)
+                    closer.append(comparison)
+                }
+            }
         }
-        return DiffReport(old: a, new: b, summary: summary(changes, regions: tiles?.regions.count), changes: changes,
-                          regions: tiles?.regions, tiles: tiles)
+        // Regions are what a closer look found changed visibly (none taken: nil, not none found).
+        let regions: [ChangedRegion]? = closer.isEmpty ? nil : closer.flatMap(\.regions)
+        return DiffReport(old: a, new: b, summary: summary(changes, regions: regions?.count), changes: changes,
+                          regions: regions, closer: closer)
     }
 
     // MARK: icons, launch, other files

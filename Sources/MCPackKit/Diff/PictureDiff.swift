@@ -1,3 +1,4 @@
+import MCPackBag
 import MCPackInputs
 import Foundation
 import Imaging
@@ -19,8 +20,8 @@ extension Differ {
         guard !paths.isEmpty else { return }
         let before: [String: Data], after: [String: Data]
         do {
-            before = try BagSnapshot.files(paths, of: old)
-            after = try BagSnapshot.files(paths, of: new)
+            before = try BagFiles.read(paths, of: old)
+            after = try BagFiles.read(paths, of: new)
         } catch {
             for index in changes.indices where isPicture(changes[index]) {
                 changes[index].detail = "cannot read both versions to compare pixels: \(error)"

@@ -176,7 +176,7 @@ struct ArchiveBundle {
             throw PublishRefusal(report.problems.filter { $0.severity == .error } + [Problem(archive, "verify", "does not verify: nothing was published")])
         }
         let warnings = report.problems.map { "\(archive): \($0)" }
-        let info = BagInfo.labels(String(decoding: try BagSnapshot.files(["bag-info.txt"], of: archive)["bag-info.txt"] ?? Data(), as: UTF8.self))
+        let info = BagInfo.labels(String(decoding: try BagFiles.read(["bag-info.txt"], of: archive)["bag-info.txt"] ?? Data(), as: UTF8.self))
         let name = info.first { $0.0 == "Bundle-Name" }?.1, version = info.first { $0.0 == "Bundle-Version" }?.1
         guard let name, ChannelNames.isBundleName(name) else {
             throw PublishRefusal([Problem("bag-info.txt", "bundle", "has no Bundle-Name mcpack wrote: a channel holds bundles mcpack built")])

@@ -4,6 +4,14 @@ import MCPackSchema
 import Imaging
 
 extension HTMLReports {
+    /// The document's tile comparison among the closer looks taken: the
+    /// page draws it (the last place outside the document's folder that
+    /// knows it; its section is to move there).
+    static func documentComparison(_ report: DiffReport) -> TileComparison? {
+        for comparison in report.closer { if let tiles = comparison as? TileComparison { return tiles } }
+        return nil
+    }
+
     /// The document on the diff page: old and new side by side, the new one
     /// again with its visibly changed areas marked as links, and each area
     /// at full size before and after. Every picture is made from tiles, a

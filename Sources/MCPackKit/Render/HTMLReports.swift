@@ -1,3 +1,4 @@
+import MCPackBag
 import MCPackInputs
 import FileIO
 import Foundation
@@ -153,7 +154,7 @@ package enum HTMLReports {
     /// moved overlays drawn, changed pictures before and after.
     package static func diff(_ report: DiffReport, old: String, new: String) throws -> Data {
         let paths = Set(report.changes.compactMap(\.path).filter(isShownPicture))
-        return try diff(report, oldFiles: BagSnapshot.files(paths, of: old), newFiles: BagSnapshot.files(paths, of: new))
+        return try diff(report, oldFiles: BagFiles.read(paths, of: old), newFiles: BagFiles.read(paths, of: new))
     }
 
     /// Pictures the page shows before and after, as each input says.
@@ -188,7 +189,7 @@ package enum HTMLReports {
             }
             return DiffPage.ClauseRow(clause: change.clause ?? "", field: change.field ?? "", kind: change.kind, html: html)
         }
-        let shownTiles = report.tiles != nil
+        let shownTiles = documentComparison(report) != nil
         let others = report.changes.filter { change in
             !isTextRow(change) && !imagePaths.contains(change.path ?? "") && !(shownTiles && change.tiles != nil)
         }.map { change in
@@ -199,7 +200,7 @@ package enum HTMLReports {
         var document: [DocumentView] = []
         var overlays: [OverlayView] = []
         let moved = report.changes.contains { $0.rectangles != nil }
-        if var tiles = report.tiles, !tiles.levels.isEmpty || moved {
+        if var tiles = documentComparison(report), !tiles.levels.isEmpty || moved {
             let view = try DocumentView(tiles: &tiles)
             // A moved overlay alone is drawn on the document, not mapped.
             document = tiles.levels.isEmpty ? [] : [view]

@@ -1,4 +1,4 @@
-import MCPackInputs
+import FileIO
 import MCPackBag
 import Foundation
 import MCPackSchema
@@ -9,22 +9,22 @@ import Imaging
 /// every tile of a new build has other bytes; what a person sees changed is
 /// a region. Only the tiles whose bytes changed are decoded, each pair
 /// compared block by block (`Image.blockDifference`).
-struct TileComparison: Sendable {
+package struct TileComparison: CloseComparison {
     /// 8 x 8 px blocks: JPEG's own, so that its re-encoding error, mostly
     /// detail inside a block around a mean it keeps, cancels in the mean.
-    static let block = 8
+    package static let block = 8
     /// A tile changed visibly when a block's mean moved by more than this
     /// (of 255) in any band. Saving a noise master again at the same
     /// quality moves block means by up to 4.8 (the worst seen, Gaussian
     /// noise with sigma 48 saved again at quality 85); retouches a person
     /// notices move them by 8 and more (docs/ARCHITECTURE.md has the
     /// figures; TileComparisonTests keeps the first under it).
-    static let threshold: Float = 6
+    package static let threshold: Float = 6
     /// The overview pictures are made from the deepest level no larger than this.
-    static let overviewSide = 720
+    package static let overviewSide = 720
 
-    struct Side: Sendable {
-        var geometry: PyramidGeometry
+    package struct Side: Sendable {
+        package var geometry: PyramidGeometry
         var name: String
         var suffix: String
         /// Tile bytes read so far, by path in the bag.
@@ -35,7 +35,7 @@ struct TileComparison: Sendable {
         func path(_ tile: TileName) -> String { tile.path(name: name, suffix: suffix) }
 
         /// The deepest level whose picture fits in `side` px.
-        func level(fitting side: Int) -> Int {
+        package func level(fitting side: Int) -> Int {
             var level = geometry.maxLevel
             while level > 0 {
                 let size = geometry.size(ofLevel: level)
@@ -46,7 +46,7 @@ struct TileComparison: Sendable {
         }
 
         /// The tiles of `level` that cover `rect` (in that level's pixels).
-        func tiles(level: Int, covering rect: PixelRect) -> [TileName] {
+        package func tiles(level: Int, covering rect: PixelRect) -> [TileName] {
             let size = geometry.tileSize
             let grid = geometry.tiles(ofLevel: level)
             guard rect.width > 0, rect.height > 0 else { return [] }
@@ -57,7 +57,7 @@ struct TileComparison: Sendable {
 
         /// `rect` of `level` (in its pixels), joined from its tiles, which
         /// must have been read.
-        func picture(level: Int, rect: PixelRect) throws -> Image {
+        package func picture(level: Int, rect: PixelRect) throws -> Image {
             var pieces: [(image: Image, left: Int, top: Int)] = []
             for tile in tiles(level: level, covering: rect) {
                 guard let data = files[path(tile)] else { throw FileError(path: location, message: "\(path(tile)) is missing") }
@@ -68,33 +68,34 @@ struct TileComparison: Sendable {
         }
 
         /// Reads the tiles named that are not read yet, in one pass.
-        mutating func read(_ tiles: [TileName]) throws {
+        package mutating func read(_ tiles: [TileName]) throws {
             let missing = Set(tiles.map(path)).subtracting(files.keys)
             guard !missing.isEmpty else { return }
-            files.merge(try BagSnapshot.files(missing, of: location)) { first, _ in first }
+            files.merge(try BagFiles.read(missing, of: location)) { first, _ in first }
         }
     }
 
-    var old: Side
-    var new: Side
+    package var old: Side
+    package var new: Side
     /// Per level: the tiles whose bytes changed, and the largest block difference.
-    var levels: [Int: (changed: [TileName], visible: [TileName], largest: Float)] = [:]
+    package var levels: [Int: (changed: [TileName], visible: [TileName], largest: Float)] = [:]
     /// The visibly changed areas at full size, one for each group of
     /// touching tiles that changed visibly, in master pixels.
-    var regions: [ChangedRegion] = []
+    package var regions: [ChangedRegion] = []
 
-    var sameGeometry: Bool { old.geometry == new.geometry }
-    var overviewLevel: (old: Int, new: Int) { (old.level(fitting: Self.overviewSide), new.level(fitting: Self.overviewSide)) }
+    package var sameGeometry: Bool { old.geometry == new.geometry }
+    package var overviewLevel: (old: Int, new: Int) { (old.level(fitting: Self.overviewSide), new.level(fitting: Self.overviewSide)) }
 
-    /// Compares the changed tiles of two Deep Zoom pyramids; nil when a
-    /// version has no Deep Zoom document to compare.
-    static func compare(_ a: BagSnapshot, _ b: BagSnapshot, oldPath: String, newPath: String, delta: ManifestDelta, workers: Int = 2) throws -> TileComparison? {
-        func side(_ snapshot: BagSnapshot, _ location: String) -> Side? {
-            guard let pyramid = PyramidLayout.gather(from: Inputs.facts(fromBundleJSON: snapshot.files[BundleJSON.path])),
-                  pyramid.kind == .deepZoom else { return nil }
+    /// Compares the changed tiles of two Deep Zoom pyramids, read from the
+    /// archives or folders at `locations`; nil when a version has no Deep
+    /// Zoom document to compare.
+    package static func compare(_ a: PyramidLayout?, _ b: PyramidLayout?, locations: (old: String, new: String), delta: ManifestDelta,
+                                workers: Int = 2) throws -> TileComparison? {
+        func side(_ pyramid: PyramidLayout?, _ location: String) -> Side? {
+            guard let pyramid, pyramid.kind == .deepZoom else { return nil }
             return Side(geometry: pyramid.geometry, name: pyramid.name, suffix: pyramid.tileExtension, files: [:], location: location)
         }
-        guard let old = side(a, oldPath), let new = side(b, newPath) else { return nil }
+        guard let old = side(a, locations.old), let new = side(b, locations.new) else { return nil }
         let changed = delta.paths.filter { $0.value.old != nil && $0.value.new != nil }.keys.compactMap(TileName.init).sorted()
         func all(_ side: Side) -> Set<String> {
             let level = side.level(fitting: overviewSide)
@@ -220,7 +221,7 @@ struct TileComparison: Sendable {
 
     /// Fills in each tile change's visible counts (the pyramid's input is
     /// the one whose changes carry `tiles`).
-    func annotate(_ changes: inout [Change]) {
+    package func annotate(_ changes: inout [Change]) {
         for index in changes.indices {
             guard var tiles = changes[index].tiles, let level = levels[tiles.level] else { continue }
             tiles.visible = level.visible.count
@@ -233,18 +234,17 @@ struct TileComparison: Sendable {
 }
 
 extension PixelRect {
-    func union(_ other: PixelRect) -> PixelRect {
+    package func union(_ other: PixelRect) -> PixelRect {
         let x0 = min(x, other.x), y0 = min(y, other.y)
         return PixelRect(x: x0, y: y0, width: max(x + width, other.x + other.width) - x0, height: max(y + height, other.y + other.height) - y0)
     }
 }
 
-/// An area of the document that changed visibly, in master pixels, and the
-/// full-size tiles it spans (`column_row`).
-package struct ChangedRegion: Sendable, Encodable, Equatable {
-    package var x: Int
-    package var y: Int
-    package var width: Int
-    package var height: Int
-    package var tiles: [String]
+extension DocumentInput {
+    /// `diff --pixels`: the changed tiles decoded, to tell those that
+    /// changed visibly from those only encoded again.
+    package static func compareClosely(_ old: DiffSide<Record>, _ new: DiffSide<Record>, locations: (old: String, new: String),
+                                       delta: ManifestDelta) throws -> (any CloseComparison)? {
+        try TileComparison.compare(old.record.map(layout(of:)), new.record.map(layout(of:)), locations: locations, delta: delta)
+    }
 }
