@@ -59,6 +59,20 @@ package struct TemplateSet {
         return TemplateSet(name: name, templates: templates)
     }
 
+    /// Renders the template at `path` (`diff.html`) with `context`; every
+    /// template of the set is a partial the others may use (`{{> pair}}`,
+    /// the before-and-after the pages and the inputs' sections show alike).
+    package func render(page path: String, _ context: Any) throws -> String {
+        guard let template = templates.first(where: { $0.path == path }) else {
+            throw FileError(path: "Templates/\(name)/\(path).mustache", message: "template not found")
+        }
+        var library = MustacheLibrary()
+        for other in templates {
+            library.register(other.template, named: other.path.hasSuffix(".html") ? String(other.path.dropLast(5)) : other.path)
+        }
+        return template.template.render(context, library: library)
+    }
+
     /// Renders every template with one context; paths in path order. A
     /// template that renders to nothing but white space makes no file: a
     /// template wraps itself in a section (`{{#hasClauses}}`) to be made

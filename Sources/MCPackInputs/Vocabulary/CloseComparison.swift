@@ -10,6 +10,12 @@ package protocol CloseComparison: Sendable {
     /// The areas that changed visibly, for the summary line and the JSON
     /// report's `regions`.
     var regions: [ChangedRegion] { get }
+    /// Its section of the diff page, HTML from its own template of
+    /// `templates` (Templates/html), or nil for none.
+    func diffPage(_ changes: [Change], templates: TemplateSet) throws -> String?
+    /// Whether its section shows `change`, which the page's table of other
+    /// changes then leaves out.
+    func showsOnDiffPage(_ change: Change) -> Bool
 }
 
 /// An area of the document that changed visibly, in master pixels, and the

@@ -14,16 +14,7 @@ package enum HTMLReports {
     static func render<Content>(_ name: String, _ content: Content) throws -> Data {
         let set = try TemplateSet.load("html")
         let style = String(decoding: set.render([String: String]()).first { $0.path == "style.css" }?.data ?? Data(), as: UTF8.self)
-        guard let template = set.templates.first(where: { $0.path == name }) else {
-            throw FileError(path: "Templates/html/\(name).mustache", message: "template not found")
-        }
-        // Every template of the folder is a partial the others may use
-        // (`{{> pair}}`, the before-and-after both pages show alike).
-        var library = MustacheLibrary()
-        for other in set.templates {
-            library.register(other.template, named: other.path.hasSuffix(".html") ? String(other.path.dropLast(5)) : other.path)
-        }
-        return Data(template.template.render(Flattened(style: style, content: content), library: library).utf8)
+        return Data(try set.render(page: name, Flattened(style: style, content: content)).utf8)
     }
 
     /// A page's values and the style, one context: a mustache name is
@@ -35,12 +26,6 @@ package enum HTMLReports {
         func child(named name: String) -> Any? {
             name == "style" ? style : Mirror(reflecting: content).children.first { $0.label == name }?.value
         }
-    }
-
-    static func dataURI(_ png: Data) -> String { "data:image/png;base64," + png.base64EncodedString() }
-
-    static func preview(_ image: Image?) -> String? {
-        (try? image?.previewPNG()).map(dataURI)
     }
 
     struct DriftPage {
@@ -85,39 +70,6 @@ package enum HTMLReports {
             items: report.items.map { DriftPage.Item(status: $0.status.rawValue, copy: $0.copy ?? "", asset: $0.asset ?? "", detail: $0.detail ?? "") }))
     }
 
-    /// One picture before and after (or an asset and its copy), with their
-    /// sizes and, when the sizes match, where they differ: the one way both
-    /// pages show a pair (Templates/html/pair.html.mustache).
-    struct PairView {
-        /// What the pair shows; with the captions, the pictures' accessible names.
-        var label: String
-        var oldCaption: String
-        var oldImage: String?
-        var oldSize: String?
-        var newCaption: String
-        var newImage: String?
-        var newSize: String?
-        var differenceImage: String?
-
-        init(label: String, old: Image?, new: Image?, oldCaption: String = "before", newCaption: String = "after", photo: Int? = nil) {
-            func shown(_ image: Image?) -> String? {
-                guard let image else { return nil }
-                if let photo { return (try? image.previewJPEG(side: photo)).map { "data:image/jpeg;base64," + $0.base64EncodedString() } }
-                return preview(image)
-            }
-            self.label = label
-            self.oldCaption = oldCaption
-            self.newCaption = newCaption
-            oldImage = shown(old)
-            newImage = shown(new)
-            oldSize = old.map { "\($0.width) x \($0.height)" }
-            newSize = new.map { "\($0.width) x \($0.height)" }
-            if let old, let new, old.width == new.width, old.height == new.height {
-                differenceImage = shown(try? old.differenceImage(to: new))
-            }
-        }
-    }
-
     struct DiffPage {
         struct ClauseRow {
             var clause: String
@@ -139,11 +91,10 @@ package enum HTMLReports {
         var old: String
         var new: String
         var summary: String
-        /// None or one: a mustache section over an optional does not open it.
-        var document: [DocumentView]
+        /// The inputs' own sections (the document's map of what changed visibly), HTML.
+        var sections: [String]
         var hasClauses: Bool
         var clauses: [ClauseRow]
-        var overlays: [OverlayView]
         var hasImages: Bool
         var images: [PairView]
         var hasOthers: Bool
@@ -189,28 +140,20 @@ package enum HTMLReports {
             }
             return DiffPage.ClauseRow(clause: change.clause ?? "", field: change.field ?? "", kind: change.kind, html: html)
         }
-        let shownTiles = documentComparison(report) != nil
         let others = report.changes.filter { change in
-            !isTextRow(change) && !imagePaths.contains(change.path ?? "") && !(shownTiles && change.tiles != nil)
+            !isTextRow(change) && !imagePaths.contains(change.path ?? "") && !report.closer.contains { $0.showsOnDiffPage(change) }
         }.map { change in
             let subject = [change.category.map { "category \($0)" }, change.field, change.path].compactMap { $0 }.joined(separator: " ")
             return DiffPage.OtherRow(component: change.component, kind: change.kind, subject: subject.isEmpty ? change.kind : subject,
                                      old: change.old ?? "", new: change.new ?? "", detail: change.detail ?? "")
         }
-        var document: [DocumentView] = []
-        var overlays: [OverlayView] = []
-        let moved = report.changes.contains { $0.rectangles != nil }
-        if var tiles = documentComparison(report), !tiles.levels.isEmpty || moved {
-            let view = try DocumentView(tiles: &tiles)
-            // A moved overlay alone is drawn on the document, not mapped.
-            document = tiles.levels.isEmpty ? [] : [view]
-            overlays = OverlayView.views(report.changes, tiles: tiles, image: view.newImage)
-        }
+        let templates = try TemplateSet.load("html")
+        let sections = try report.closer.compactMap { try $0.diffPage(report.changes, templates: templates) }
         // Archives by file name: the page reads the same wherever the two
         // were kept, and says nothing of the folders of the machine it was made on.
         return try render("diff.html", DiffPage(
-            old: (report.old as NSString).lastPathComponent, new: (report.new as NSString).lastPathComponent, summary: report.summary, document: document,
-            hasClauses: !clauses.isEmpty, clauses: clauses, overlays: overlays,
+            old: (report.old as NSString).lastPathComponent, new: (report.new as NSString).lastPathComponent, summary: report.summary, sections: sections,
+            hasClauses: !clauses.isEmpty, clauses: clauses,
             hasImages: !images.isEmpty, images: images,
             hasOthers: !others.isEmpty, others: others))
     }

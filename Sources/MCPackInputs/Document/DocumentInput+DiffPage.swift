@@ -1,15 +1,31 @@
-import MCPackInputs
 import Foundation
 import MCPackSchema
 import Imaging
 
-extension HTMLReports {
-    /// The document's tile comparison among the closer looks taken: the
-    /// page draws it (the last place outside the document's folder that
-    /// knows it; its section is to move there).
-    static func documentComparison(_ report: DiffReport) -> TileComparison? {
-        for comparison in report.closer { if let tiles = comparison as? TileComparison { return tiles } }
-        return nil
+extension TileComparison {
+    /// The document's changed tiles and moved overlays, each drawn on it,
+    /// shown in its own section of the page; they are not rows of the
+    /// table of other changes.
+    package func showsOnDiffPage(_ change: Change) -> Bool { change.tiles != nil }
+
+    /// Its section of the diff page (Templates/html/document.html): nil
+    /// when no tile changed and no overlay moved.
+    package func diffPage(_ changes: [Change], templates: TemplateSet) throws -> String? {
+        let moved = changes.contains { $0.rectangles != nil }
+        guard !levels.isEmpty || moved else { return nil }
+        var tiles = self
+        let view = try DocumentView(tiles: &tiles)
+        let overlays = OverlayView.views(changes, tiles: tiles, image: view.newImage)
+        // A moved overlay alone is drawn on the document, not mapped.
+        return try templates.render(page: "document.html", Section(document: tiles.levels.isEmpty ? [] : [view],
+                                                                   hasOverlays: !overlays.isEmpty, overlays: overlays))
+    }
+
+    struct Section {
+        /// None or one: a mustache section over an optional does not open it.
+        var document: [DocumentView]
+        var hasOverlays: Bool
+        var overlays: [OverlayView]
     }
 
     /// The document on the diff page: old and new side by side, the new one
