@@ -64,7 +64,8 @@ extension BagContents {
         // a zip whose CRC fields were rewritten alike would pass on its
         // digests alone, while unzip, which a receiver may use, refuses it.
         let skipsCRC = directory != nil && archiveCovered
-        let reader = try BagReader(path, limits: limits, crossCheckZip: true, zipDirectory: directory, checkCRC: !skipsCRC) { entry in
+        let reader = try BagReader(path, limits: limits, crossCheckZip: true, zipDirectory: directory, checkCRC: !skipsCRC,
+                                   readsStoredByOffset: true) { entry in
             let path = entry.path
             let wanted: Set<DigestAlgorithm>
             if BagNames.isTagFile(path) {
