@@ -185,6 +185,8 @@ package final class BagReader {
     private var batch: [StoredSpans.Job] = []
     private var batchBytes: Int64 = 0
     private var tickets = 0
+    /// Entries read by offset so far (the rest through libarchive).
+    package private(set) var readByOffset = 0
     /// Entries handed to the workers at most, and a batch's size.
     private static let window = 1024
     private static let batchLimit: Int64 = 1 << 20
@@ -408,6 +410,7 @@ package final class BagReader {
               limitPassed(entry.name, entryBytes: size) == nil else { return nil }
         bytesRead += size
         tickets += 1
+        readByOffset += 1
         return StoredSpans.Job(ticket: tickets, index: index, localHeader: listed.localHeader, dataStart: UInt64(span.offset),
                                count: size, bytes: keeping.bytes, digests: keeping.digests, crc: checkCRC ? listed.crc32 : nil)
     }

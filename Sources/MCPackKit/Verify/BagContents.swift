@@ -21,6 +21,10 @@ struct BagContents {
     var bytes: Int64 = 0
     /// An archive's top folder (the first, when it has several).
     var top: String?
+    /// The manifests parsed while the bag was read (a zip's, for which of
+    /// its entries the manifests confirm), by name: the rules use them
+    /// rather than parse them again.
+    var manifests: [String: ParsedManifest] = [:]
 
     /// What verify holds of a file while it reads the bag, besides its
     /// digests: tag files and JSON files whole, and of
