@@ -76,14 +76,15 @@ public enum Verifier {
         }
         var contents: BagContents
         var problems: [Problem] = []
+        // The .sha256 beside an archive (and a gzip's trailer) checked on
+        // another core while this one reads the entries, and while the rules
+        // run after them: waited for only once they are done.
+        let group = DispatchGroup()
+        let found = LockedArray<Problem?>(repeating: nil, count: 2)
         if isDirectory.boolValue {
             contents = try BagContents.read(path, limits: limits)
         } else {
-            // The .sha256 beside the archive is checked on another core while
-            // this one streams the entries.
             let checksum = ChecksumFile(archive: path)
-            let group = DispatchGroup()
-            let found = LockedArray<Problem?>(repeating: nil, count: 2)
             if let checksum {
                 DispatchQueue.global().async(group: group) { found[0] = checksum.check() }
             }
@@ -97,6 +98,23 @@ public enum Verifier {
                 group.wait()
                 throw FileError(path: path, message: "not a zip or tar archive mcpack can read (\(error))")
             }
+        }
+        var rules: [Problem] = []
+        if contents.complete || !contents.files.isEmpty {
+            // The two sets of rules share nothing but what they read: the
+            // content rules (which decode the icons) run on another core.
+            let content = LockedArray<[Problem]>(repeating: [], count: 1)
+            let rulesGroup = DispatchGroup()
+            let snapshot = contents
+            DispatchQueue.global().async(group: rulesGroup) { content[0] = ContentRules.check(snapshot) }
+            rules += BagRules.check(contents, allowFetch: allowFetch)
+            if let profile {
+                rules += ProfileRules.check(contents, profile: profile, path: path, serialized: !isDirectory.boolValue)
+            }
+            rulesGroup.wait()
+            rules += content[0]
+        }
+        if !isDirectory.boolValue {
             group.wait()
             if let problem = found[0] { problems.append(problem) }
             // A stream cut short is already `truncated`; say it once.
@@ -109,21 +127,7 @@ public enum Verifier {
                 problems.append(Problem(top + "/", "top-folder", "the top folder should be named like the archive, \(expectedTop)/", severity: .warning))
             }
         }
-        problems = contents.problems + problems
-        if contents.complete || !contents.files.isEmpty {
-            // The two sets of rules share nothing but what they read: the
-            // content rules (which decode the icons) run on another core.
-            let content = LockedArray<[Problem]>(repeating: [], count: 1)
-            let group = DispatchGroup()
-            let snapshot = contents
-            DispatchQueue.global().async(group: group) { content[0] = ContentRules.check(snapshot) }
-            problems += BagRules.check(contents, allowFetch: allowFetch)
-            if let profile {
-                problems += ProfileRules.check(contents, profile: profile, path: path, serialized: !isDirectory.boolValue)
-            }
-            group.wait()
-            problems += content[0]
-        }
+        problems = contents.problems + problems + rules
         let versions = VersionRules.check(contents, path: path, isDirectory: isDirectory.boolValue, signatures: signatures, expected: expected)
         var report = VerifyReport(
             target: path, problems: problems + versions.problems,
