@@ -45,7 +45,10 @@ public final class ArchiveReader {
     /// every zip entry's DOS time all the same: see `ArchiveTimes.useUTC()`.
     /// `checkCRC: false` leaves a zip entry's CRC-32 unchecked, for a
     /// reader that checks every byte against a stronger hash of its own.
-    public init(path: String, zip: ZipReading = .directory, checkCRC: Bool = true) throws {
+    /// `blockSize`: how much libarchive reads at a time; a reader that
+    /// leaves stored entries' bytes unread (`storedSpan`) reads less of
+    /// them with small blocks, as libarchive seeks past what it has not read.
+    public init(path: String, zip: ZipReading = .directory, checkCRC: Bool = true, blockSize: Int = 1 << 20) throws {
         self.path = path
         guard let archive = archive_read_new() else { throw FileError(path: path, message: "libarchive: out of memory") }
         self.archive = archive
@@ -62,7 +65,7 @@ public final class ArchiveReader {
         archive_read_support_filter_gzip(archive)
         archive_read_support_filter_zstd(archive)
         // On failure deinit frees the handle (every property is set by now).
-        guard archive_read_open_filename(archive, path, 1 << 20) == ARCHIVE_OK else { throw failure() }
+        guard archive_read_open_filename(archive, path, blockSize) == ARCHIVE_OK else { throw failure() }
     }
 
     /// Reads a zip as it arrives on the open descriptor `fd` (a pipe's

@@ -279,8 +279,14 @@ package final class BagReader {
         isZip = Self.isZip(path)
         fileSize = Int64((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0)
         if isZip {
+            // Stored entries read by offset need a directory in libarchive's
+            // order; libarchive then reads little more than the headers.
+            var offsetDirectory: [ZipDirectory.Entry]?
+            if readsStoredByOffset, only == nil, let directory = zipDirectory?.raw ?? ZipDirectory.entries(of: path), Self.ascending(directory) {
+                offsetDirectory = directory
+            }
             let probe = Result { () throws -> (ArchiveReader, ArchiveReader.Entry?) in
-                let opened = try ArchiveReader(path: path, checkCRC: checkCRC)
+                let opened = try ArchiveReader(path: path, checkCRC: checkCRC, blockSize: offsetDirectory == nil ? 1 << 20 : 1 << 12)
                 return (opened, try opened.next())
             }
             switch probe {
@@ -289,8 +295,7 @@ package final class BagReader {
                 archive = opened
                 first = .some(entry)
                 throughDirectory = true
-                if readsStoredByOffset, only == nil, let directory = zipDirectory?.raw ?? ZipDirectory.entries(of: path),
-                   Self.ascending(directory), let file = try? FileReader(path: path) {
+                if let directory = offsetDirectory, let file = try? FileReader(path: path) {
                     spanDirectory = directory
                     spans = StoredSpans(file, entries: directory.count)
                 }

@@ -25,6 +25,9 @@ struct BagContents {
     /// its entries the manifests confirm), by name: the rules use them
     /// rather than parse them again.
     var manifests: [String: ParsedManifest] = [:]
+    /// A zip read without its CRCs whose unconfirmed entries are still to
+    /// be checked (`confirm()`), when the caller asked to do it later.
+    var unconfirmed: (path: String, directory: ZipBagDirectory, limits: BagLimits)?
 
     /// What verify holds of a file while it reads the bag, besides its
     /// digests: tag files and JSON files whole, and of
@@ -48,7 +51,9 @@ extension BagContents {
     /// at all; what is wrong inside it is a problem found. `archiveCovered`:
     /// the archive's own bytes are checked besides (its .sha256, a good
     /// signature), so a zip's CRC-32s may be left to the manifests' digests.
-    static func read(_ path: String, limits: VerifyLimits, archiveCovered: Bool = false) throws -> BagContents {
+    /// `confirmingLater`: the entries no manifest confirms are left for
+    /// `confirm()` to check, so that a caller may start on the rules meanwhile.
+    static func read(_ path: String, limits: VerifyLimits, archiveCovered: Bool = false, confirmingLater: Bool = false) throws -> BagContents {
         // Payload files are hashed with the algorithms of the payload
         // manifests only. A folder hands its tag files over first; an
         // archive holds them where its maker put them (mcpack: last, as the
@@ -94,8 +99,21 @@ extension BagContents {
         contents.bytes = reader.bytesRead
         contents.top = reader.top
         try contents.hashAgain(path, limits: limits, for: declared)
-        if skipsCRC, let directory { try contents.checkUnconfirmed(path, directory: directory, limits: limits) }
+        if skipsCRC, let directory {
+            contents.unconfirmed = (path, directory, limits)
+            if !confirmingLater { _ = try contents.confirm() }
+        }
         return contents
+    }
+
+    /// Checks what `read` left unconfirmed, if anything; whether it found
+    /// damage, which changes what the rules see.
+    mutating func confirm() throws -> Bool {
+        guard let (path, directory, limits) = unconfirmed else { return false }
+        unconfirmed = nil
+        let before = problems.count
+        try checkUnconfirmed(path, directory: directory, limits: limits)
+        return problems.count != before
     }
 
     /// Reads again the payload files read before a manifest named an

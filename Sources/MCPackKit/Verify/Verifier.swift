@@ -93,7 +93,7 @@ public enum Verifier {
             }
             let covered = checksum?.expected != nil || signatures.contains { $0.valid }
             do {
-                contents = try BagContents.read(path, limits: limits, archiveCovered: covered)
+                contents = try BagContents.read(path, limits: limits, archiveCovered: covered, confirmingLater: true)
             } catch {
                 group.wait()
                 throw FileError(path: path, message: "not a zip or tar archive mcpack can read (\(error))")
@@ -103,16 +103,29 @@ public enum Verifier {
         if contents.complete || !contents.files.isEmpty {
             // The two sets of rules share nothing but what they read: the
             // content rules (which decode the icons) run on another core.
+            // They start before a zip's unconfirmed entries are checked for
+            // damage, and run again in the rare case that finds some.
             let content = LockedArray<[Problem]>(repeating: [], count: 1)
             let rulesGroup = DispatchGroup()
             let snapshot = contents
             DispatchQueue.global().async(group: rulesGroup) { content[0] = ContentRules.check(snapshot) }
+            let damaged: Bool
+            do { damaged = try contents.confirm() } catch {
+                rulesGroup.wait()
+                group.wait()
+                throw FileError(path: path, message: "not a zip or tar archive mcpack can read (\(error))")
+            }
             rules += BagRules.check(contents, allowFetch: allowFetch)
             if let profile {
                 rules += ProfileRules.check(contents, profile: profile, path: path, serialized: !isDirectory.boolValue)
             }
             rulesGroup.wait()
-            rules += content[0]
+            rules += damaged ? ContentRules.check(contents) : content[0]
+        } else {
+            do { _ = try contents.confirm() } catch {
+                group.wait()
+                throw FileError(path: path, message: "not a zip or tar archive mcpack can read (\(error))")
+            }
         }
         if !isDirectory.boolValue {
             group.wait()
