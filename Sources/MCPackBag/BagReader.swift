@@ -190,7 +190,7 @@ package final class BagReader {
     /// Entries handed to the workers at most, and a batch's size.
     private static let window = 1024
     private static let batchLimit: Int64 = 1 << 20
-    private static let batchCount = 64
+    private static let batchCount = 256
 
     private enum Queued {
         case file(File)

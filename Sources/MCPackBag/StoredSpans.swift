@@ -36,7 +36,9 @@ final class StoredSpans: @unchecked Sendable {
     /// A job's local header and name and extra field at most: 30 bytes and
     /// two 16-bit lengths.
     private static let headerLimit: UInt64 = UInt64(ZipDirectory.LocalHeader.size) + 2 * 0xFFFF
-    private static let bufferSize = 1 << 20
+    /// A worker's buffer: a batch's entries (about 1 MiB of data, their
+    /// headers between) in one read.
+    private static let bufferSize = 2 << 20
 
     private let file: FileReader
     private let condition = NSCondition()
@@ -67,10 +69,29 @@ final class StoredSpans: @unchecked Sendable {
             let buffer = takeBuffer()
             var done: [(Int, Outcome)] = []
             var headers: [Int] = []
-            for job in work.jobs {
-                let (outcome, headerFound) = run(job, buffer)
-                done.append((job.ticket, outcome))
-                if headerFound { headers.append(job.index) }
+            // Entries that lie one after another are read together, in one
+            // read of their whole extent; one too large alone, by itself.
+            let jobs = work.jobs
+            var first = 0
+            while first < jobs.count {
+                var last = first
+                var end = jobs[first].dataStart + UInt64(jobs[first].count)
+                while last + 1 < jobs.count, jobs[last + 1].localHeader >= end,
+                      jobs[last + 1].dataStart + UInt64(jobs[last + 1].count) - jobs[first].localHeader <= UInt64(buffer.count) {
+                    last += 1
+                    end = jobs[last].dataStart + UInt64(jobs[last].count)
+                }
+                let start = jobs[first].localHeader
+                let together = last > first && jobs[first].localHeader < jobs[first].dataStart && end - start <= UInt64(buffer.count)
+                    && file.read(at: start, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(end - start)])) == Int(end - start)
+                for job in jobs[first...last] {
+                    let (outcome, headerFound) = together
+                        ? hash(job, in: UnsafeRawBufferPointer(rebasing: buffer[Int(job.localHeader - start)..<Int(job.dataStart - start + UInt64(job.count))]))
+                        : run(job, buffer)
+                    done.append((job.ticket, outcome))
+                    if headerFound { headers.append(job.index) }
+                }
+                first = last + 1
             }
             condition.lock()
             for (ticket, outcome) in done { outcomes[ticket] = outcome }
@@ -111,6 +132,31 @@ final class StoredSpans: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return buffers.popLast() ?? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
+    }
+
+    /// Hashes one entry from `bytes`, read from its local header to the end
+    /// of its data; whether its local header was found as the directory says.
+    private func hash(_ job: Job, in bytes: UnsafeRawBufferPointer) -> (Outcome, Bool) {
+        guard bytes.count >= ZipDirectory.LocalHeader.size,
+              let local = ZipDirectory.LocalHeader(UnsafeRawBufferPointer(rebasing: bytes[0..<ZipDirectory.LocalHeader.size]), at: job.localHeader),
+              local.dataStart == job.dataStart, local.method == 0, !local.isEncrypted else {
+            return (.damaged(Self.misplaced), false)
+        }
+        let data = UnsafeRawBufferPointer(rebasing: bytes[Int(job.dataStart - job.localHeader)...])
+        var held = Held(BagReader.Keep(job.bytes))
+        var digests: [DigestAlgorithm: String] = [:]
+        for algorithm in job.digests {
+            guard let hasher = try? Digest(algorithm) else { return (.damaged("cannot hash the entry (\(algorithm.rawValue))"), true) }
+            hasher.update(data)
+            digests[algorithm] = hasher.finish()
+        }
+        if let declared = job.crc {
+            var crc = CRC32()
+            crc.update(data)
+            if crc.value != declared { return (.damaged(CRC32.mismatch(computed: crc.value, declared: declared)), true) }
+        }
+        try? held.take(data, size: Int64(data.count))
+        return (.read(digests: digests, data: held.data, head: held.head), true)
     }
 
     /// Reads and hashes one entry; whether its local header was found as

@@ -48,7 +48,8 @@ extension BagContents {
     private mutating func confirmedByManifests() -> Set<String> {
         let (version, decoded) = BagRules.manifestReading(self)
         var confirmed = Set<String>()
-        for (name, file) in files where !name.contains("/") && !file.damaged && file.data != nil {
+        let slash = UInt8(ascii: "/")
+        for (name, file) in files where !file.damaged && file.data != nil && !name.utf8.contains(slash) {
             guard let algorithm = BagNames.manifestAlgorithm(name, prefix: "manifest-") ?? BagNames.manifestAlgorithm(name, prefix: "tagmanifest-")
             else { continue }
             let parsed = BagRules.parse(self, decoded, name: name, algorithm: algorithm, version: version)

@@ -1,3 +1,4 @@
+import Archiving
 import MCPackInputs
 import MCPackBag
 import Foundation
@@ -64,8 +65,11 @@ extension BagContents {
         // read again below for any other algorithm they turn out to name.
         var declared = Set<DigestAlgorithm>()
         let directory = ZipBagDirectory(path)
-        for entry in directory?.entries ?? [] where !entry.path.contains("/") {
-            if let algorithm = BagNames.manifestAlgorithm(entry.path, prefix: "manifest-") { declared.insert(algorithm) }
+        // Names of one slash (top/name), the only ones decoded: a manifest's.
+        let slash = UInt8(ascii: "/")
+        for entry in directory?.raw ?? [] where entry.name.count { $0 == slash } == 1 {
+            guard let name = ArchiveNames.text(entry.name), let at = name.firstIndex(of: "/") else { continue }
+            if let algorithm = BagNames.manifestAlgorithm(String(name[name.index(after: at)...]), prefix: "manifest-") { declared.insert(algorithm) }
         }
         // With the zip's directory at hand and the archive's bytes checked
         // besides, its CRCs are left to `checkUnconfirmed`, for the entries
