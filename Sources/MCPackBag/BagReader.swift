@@ -242,6 +242,8 @@ package final class BagReader {
         }
     }
 
+    deinit { spans?.stop() }
+
     /// The next entry read, or nil at the end (or where reading stopped).
     package func next() throws -> File? {
         isFolder ? try nextInFolder() : try nextInArchive()
@@ -677,6 +679,7 @@ package final class BagReader {
         // not read again.
         sendBatch()
         let found = spans?.finish()
+        spans?.stop()
         if crossCheckZip && isZip && complete, let directory = zipDirectory?.raw ?? ZipDirectory.entries(of: path) {
             let checked: (Int) -> Bool = { index in found.map { index < $0.count && $0[index] } ?? false }
             for (name, message) in Self.directoryMismatches(streamed: streamedNames, directory: directory.map(\.name))

@@ -58,20 +58,70 @@ final class StoredSpans: @unchecked Sendable {
         for buffer in buffers { buffer.deallocate() }
     }
 
-    /// Hashes `jobs` on a worker, in order.
+    /// Batches not yet taken by a worker, and whether the workers are to end.
+    private var waiting: [[Job]] = []
+    private var waitingHead = 0
+    private var workers = 0
+    private var stopped = false
+
+    /// Hashes `jobs` on a worker, in order. The workers are threads of their
+    /// own, one a core, not Dispatch's: its pool is as wide as the cores,
+    /// and the thread walking the headers and the one hashing the archive
+    /// for its .sha256 may hold both, waiting or not, which left batches
+    /// queued behind them.
     func submit(_ jobs: [Job]) {
         guard !jobs.isEmpty else { return }
         condition.lock()
         running += 1
+        waiting.append(jobs)
+        let start = workers < Self.cores && waiting.count - waitingHead > 0
+        if start { workers += 1 }
+        condition.broadcast()
         condition.unlock()
-        let work = Jobs(jobs)
-        DispatchQueue.global().async { [self] in
+        if start {
+            let thread = Thread { [self] in work() }
+            thread.name = "mcpack.stored-spans"
+            thread.start()
+        }
+    }
+
+    /// Ends the workers once the batches given them are done.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+    private func work() {
+        while true {
+            condition.lock()
+            while waitingHead == waiting.count && !stopped { condition.wait() }
+            if waitingHead == waiting.count {
+                workers -= 1
+                condition.unlock()
+                return
+            }
+            let jobs = waiting[waitingHead]
+            waitingHead += 1
+            if waitingHead == waiting.count {
+                waiting.removeAll(keepingCapacity: true)
+                waitingHead = 0
+            }
+            condition.unlock()
+            hashBatch(jobs)
+        }
+    }
+
+    private func hashBatch(_ jobs: [Job]) {
+        do {
             let buffer = takeBuffer()
             var done: [(Int, Outcome)] = []
             var headers: [Int] = []
             // Entries that lie one after another are read together, in one
             // read of their whole extent; one too large alone, by itself.
-            let jobs = work.jobs
             var first = 0
             while first < jobs.count {
                 var last = first
@@ -214,8 +264,3 @@ final class StoredSpans: @unchecked Sendable {
     private static let truncated = "the archive ends inside the entry's data"
 }
 
-/// A batch of jobs handed to a worker.
-private final class Jobs: @unchecked Sendable {
-    let jobs: [StoredSpans.Job]
-    init(_ jobs: [StoredSpans.Job]) { self.jobs = jobs }
-}

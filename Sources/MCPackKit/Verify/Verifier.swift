@@ -86,10 +86,10 @@ public enum Verifier {
         } else {
             let checksum = ChecksumFile(archive: path)
             if let checksum {
-                DispatchQueue.global().async(group: group) { found[0] = checksum.check() }
+                onThread(group) { found[0] = checksum.check() }
             }
             if GzipCheck.isGzip(path) {
-                DispatchQueue.global().async(group: group) { found[1] = GzipCheck.check(path) }
+                onThread(group) { found[1] = GzipCheck.check(path) }
             }
             let covered = checksum?.expected != nil || signatures.contains { $0.valid }
             do {
@@ -108,7 +108,7 @@ public enum Verifier {
             let content = LockedArray<[Problem]>(repeating: [], count: 1)
             let rulesGroup = DispatchGroup()
             let snapshot = contents
-            DispatchQueue.global().async(group: rulesGroup) { content[0] = ContentRules.check(snapshot) }
+            onThread(rulesGroup) { content[0] = ContentRules.check(snapshot) }
             let damaged: Bool
             do { damaged = try contents.confirm() } catch {
                 rulesGroup.wait()
@@ -149,6 +149,19 @@ public enum Verifier {
         report.notes = versions.notes
         return report
     }
+}
+
+/// Runs `body` on a thread of its own, `group` entered until it ends: work
+/// that takes a core for long (hashing the whole archive, the content
+/// rules) does not wait for one of Dispatch's, whose pool is as wide as the
+/// cores and may be held by this task and the reader's waiting.
+private func onThread(_ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+    group.enter()
+    let thread = Thread {
+        body()
+        group.leave()
+    }
+    thread.start()
 }
 
 /// `<archive>.sha256` in the format `sha256sum -c` reads.
