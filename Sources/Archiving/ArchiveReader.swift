@@ -32,6 +32,11 @@ public final class ArchiveReader {
 
     private let archive: OpaquePointer
     public let path: String
+    /// Whether this reader walks a zip through its central directory, the
+    /// only way `storedSpan` can say where an entry's bytes lie.
+    private var zipThroughDirectory = false
+    /// The entry `next()` read last (libarchive's, valid until the next).
+    private var current: OpaquePointer?
     /// One buffer for every entry: a new zeroed 64 KiB for each of 17,000
     /// entries was a gigabyte of memset per verify.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
@@ -40,13 +45,18 @@ public final class ArchiveReader {
     /// every zip entry's DOS time all the same: see `ArchiveTimes.useUTC()`.
     /// `checkCRC: false` leaves a zip entry's CRC-32 unchecked, for a
     /// reader that checks every byte against a stronger hash of its own.
-    public init(path: String, zip: ZipReading = .directory, checkCRC: Bool = true) throws {
+    /// `blockSize`: how much libarchive reads at a time; a reader that
+    /// leaves stored entries' bytes unread (`storedSpan`) reads less of
+    /// them with small blocks, as libarchive seeks past what it has not read.
+    public init(path: String, zip: ZipReading = .directory, checkCRC: Bool = true, blockSize: Int = 1 << 20) throws {
         self.path = path
         guard let archive = archive_read_new() else { throw FileError(path: path, message: "libarchive: out of memory") }
         self.archive = archive
         archive_read_support_format_tar(archive)
         switch zip {
-        case .directory: archive_read_support_format_zip_seekable(archive)
+        case .directory:
+            archive_read_support_format_zip_seekable(archive)
+            zipThroughDirectory = true
         case .stream: archive_read_support_format_zip_streamable(archive)
         }
         if !checkCRC {
@@ -55,7 +65,7 @@ public final class ArchiveReader {
         archive_read_support_filter_gzip(archive)
         archive_read_support_filter_zstd(archive)
         // On failure deinit frees the handle (every property is set by now).
-        guard archive_read_open_filename(archive, path, 1 << 20) == ARCHIVE_OK else { throw failure() }
+        guard archive_read_open_filename(archive, path, blockSize) == ARCHIVE_OK else { throw failure() }
     }
 
     /// Reads a zip as it arrives on the open descriptor `fd` (a pipe's
@@ -98,7 +108,9 @@ public final class ArchiveReader {
         var pointer: OpaquePointer?
         let status = archive_read_next_header(archive, &pointer)
         if status == ARCHIVE_EOF { return nil }
+        current = nil
         guard status >= ARCHIVE_WARN, let entry = pointer else { throw failure() }
+        current = entry
         var raw: [UInt8] = []
         if let name = archive_entry_pathname(entry) {
             let bytes = UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)
@@ -112,6 +124,29 @@ public final class ArchiveReader {
             fileType: UInt32(archive_entry_filetype(entry)), size: size,
             hardlinkTarget: archive_entry_hardlink(entry).map { String(cString: $0) },
             warning: status == ARCHIVE_WARN ? archive_error_string(archive).map { String(cString: $0) } ?? "libarchive warned" : nil)
+    }
+
+    /// Where the current entry's bytes lie in the file, when they lie there
+    /// as they are: a zip entry read through the central directory, stored
+    /// (no compression), not encrypted, with a declared size. `offset` is
+    /// where libarchive stands once it has read the entry's local header,
+    /// the first byte of its data; `count` the size it will read. The caller
+    /// reads them by offset (and may leave them unread here: the next
+    /// `next()` passes them by); nil for every other entry, to be read with
+    /// `readData` or `readBlocks`.
+    public func storedSpan() -> (offset: Int64, count: Int64)? {
+        guard zipThroughDirectory, let entry = current, archive_format(archive) == ARCHIVE_FORMAT_ZIP,
+              archive_entry_is_encrypted(entry) == 0, archive_entry_size_is_set(entry) != 0,
+              archive_entry_filetype(entry) == 0o100000,
+              // libarchive names each zip entry's method in the format's name
+              // (from the entry's local header, which it reads by): "ZIP 2.0
+              // (uncompressed)"; it has no other call that tells it.
+              let name = archive_format_name(archive), String(cString: name).hasSuffix("(uncompressed)")
+        else { return nil }
+        let offset = Int64(archive_filter_bytes(archive, 0))
+        let count = Int64(archive_entry_size(entry))
+        guard offset >= 0, count >= 0 else { return nil }
+        return (offset, count)
     }
 
     /// Bytes of the archive file consumed so far (before decompression).

@@ -41,6 +41,29 @@ public enum ZipDirectory {
         }
     }
 
+    /// A local file header's fixed fields (4.3.7), which a reader by offset
+    /// checks before taking the bytes after it as the entry's data.
+    public struct LocalHeader: Sendable {
+        /// The fixed part's length; the name and extra field follow it.
+        public static let size = 30
+        public var flags: UInt16
+        public var method: UInt16
+        /// Where the entry's data starts: past the name and extra field.
+        public var dataStart: UInt64
+
+        /// nil unless `bytes` (at least `size` of them, read at `offset`)
+        /// start with a local header's signature.
+        public init?(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) {
+            guard bytes.count >= Self.size, bytes.loadLittle32(0) == 0x0403_4B50 else { return nil }
+            flags = bytes.loadLittle16(6)
+            method = bytes.loadLittle16(8)
+            dataStart = offset + UInt64(Self.size) + UInt64(bytes.loadLittle16(26)) + UInt64(bytes.loadLittle16(28))
+        }
+
+        /// Encrypted (traditional or strong): its data are not its bytes.
+        public var isEncrypted: Bool { flags & 0x41 != 0 }
+    }
+
     /// nil when there is no end-of-central-directory record to be found.
     public static func entries(of path: String) -> [Entry]? {
         guard let handle = try? FileReader(path: path), let size = handle.size, size >= 22 else { return nil }
@@ -109,10 +132,12 @@ public enum ZipDirectory {
 
     /// Entries whose local header is missing or gives another compression
     /// method than the central directory: unzip would fail on them.
-    public static func localHeaderMismatches(of path: String, _ entries: [Entry]) -> [Mismatch] {
+    /// `checked(i)`: entry i's local header was read already, found where
+    /// the directory points with the same method, and is not read again.
+    public static func localHeaderMismatches(of path: String, _ entries: [Entry], checked: (Int) -> Bool = { _ in false }) -> [Mismatch] {
         guard let file = try? FileReader(path: path) else { return [] }
         var found: [Mismatch] = []
-        for entry in entries {
+        for (index, entry) in entries.enumerated() where !checked(index) {
             guard let header = file.read(at: entry.localHeader, count: 30), header.uint32(at: 0) == 0x0403_4B50 else {
                 found.append(Mismatch(name: entry.name, kind: .noLocalHeader(offset: entry.localHeader)))
                 continue
@@ -150,6 +175,11 @@ public enum ZipDirectory {
         }
         return nil
     }
+}
+
+private extension UnsafeRawBufferPointer {
+    func loadLittle16(_ i: Int) -> UInt16 { UInt16(self[i]) | UInt16(self[i + 1]) << 8 }
+    func loadLittle32(_ i: Int) -> UInt32 { UInt32(loadLittle16(i)) | UInt32(loadLittle16(i + 2)) << 16 }
 }
 
 private extension Array where Element == UInt8 {

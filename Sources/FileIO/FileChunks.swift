@@ -66,8 +66,9 @@ public enum FileChunks {
 }
 
 /// A file read at given offsets (pread(2)), for formats read from their
-/// end, such as a zip's central directory. Closed when released.
-public final class FileReader {
+/// end, such as a zip's central directory. Closed when released. Its reads
+/// may run on several threads at once (pread(2) moves no shared offset).
+public final class FileReader: @unchecked Sendable {
     public let path: String
     private let fd: Int32
 
@@ -102,5 +103,20 @@ public final class FileReader {
             initialized = done
         }
         return failed ? nil : bytes
+    }
+
+    /// Fills `buffer` from `offset` on: the count of bytes read, fewer only
+    /// where the file ends; nil where it cannot be read.
+    public func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        guard offset <= UInt64(Int64.max), let base = buffer.baseAddress else { return buffer.isEmpty ? 0 : nil }
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, base + done, buffer.count - done, off_t(offset) + off_t(done))
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return nil }
+            if n == 0 { break }
+            done += n
+        }
+        return done
     }
 }

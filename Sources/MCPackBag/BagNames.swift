@@ -10,7 +10,20 @@ package enum BagNames {
     /// AppleDouble files, a zip's `__MACOSX/`).
     package static func isFinderMetadata(_ path: String) -> Bool {
         let name = path[(path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex)...]
-        return name == ".DS_Store" || name.hasPrefix("._") || path.hasPrefix("__MACOSX/") || path.contains("/__MACOSX/")
+        if name == ".DS_Store" || name.hasPrefix("._") { return true }
+        // "__MACOSX" as a whole component, searched for in the bytes (a
+        // bag's every path goes through here, and Foundation's search for
+        // a string within another is slow).
+        func search(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let folder: StaticString = "__MACOSX/"
+            let count = folder.utf8CodeUnitCount
+            guard bytes.count >= count else { return false }
+            for start in 0...(bytes.count - count) where bytes[start] == UInt8(ascii: "_") && (start == 0 || bytes[start - 1] == UInt8(ascii: "/")) {
+                if (0..<count).allSatisfy({ bytes[start + $0] == folder.utf8Start[$0] }) { return true }
+            }
+            return false
+        }
+        return path.utf8.withContiguousStorageIfAvailable(search) ?? Array(path.utf8).withUnsafeBufferPointer(search)
     }
 
     /// Tag files are the files outside data/.

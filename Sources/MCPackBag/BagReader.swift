@@ -171,6 +171,33 @@ package final class BagReader {
     private var lastName: String?
     private var reopened = 0
 
+    // A zip's stored entries read by offset (`readsStoredByOffset`).
+    private let readsStoredByOffset: Bool
+    private var spans: StoredSpans?
+    /// The zip's directory, its local headers in ascending order (what a
+    /// stored entry's bytes are looked up in).
+    private var spanDirectory: [ZipDirectory.Entry] = []
+    /// What `next()` hands over, in the archive's order, from `queueHead`
+    /// on: entries read, entries being hashed, issues met between them.
+    private var queue: [Queued] = []
+    private var queueHead = 0
+    private var hashing = 0
+    private var batch: [StoredSpans.Job] = []
+    private var batchBytes: Int64 = 0
+    private var tickets = 0
+    /// Entries read by offset so far (the rest through libarchive).
+    package private(set) var readByOffset = 0
+    /// Entries handed to the workers at most, and a batch's size.
+    private static let window = 1024
+    private static let batchLimit: Int64 = 1 << 20
+    private static let batchCount = 256
+
+    private enum Queued {
+        case file(File)
+        case issue(Issue)
+        case hashing(ticket: Int, entry: Entry)
+    }
+
     // A folder's state.
     private var folderPaths: [(path: String, size: Int64)] = []
     private var folderNext = 0
@@ -186,10 +213,15 @@ package final class BagReader {
     /// `keep`: asked once for each safe entry, in order, before it is read.
     /// `checkCRC: false`: a zip entry's CRC-32 is not checked, for a caller
     /// that checks every byte against a manifest's SHA-256 anyway.
+    /// `readsStoredByOffset`: a zip's stored entries, but for those the
+    /// caller streams, are read where they lie and hashed on every core
+    /// while the headers are walked (`StoredSpans`); handed over in order all
+    /// the same.
     package init(_ path: String, limits: BagLimits = BagLimits(), only: Set<String>? = nil, crossCheckZip: Bool = false,
-         zipDirectory: ZipBagDirectory? = nil, checkCRC: Bool = true,
+         zipDirectory: ZipBagDirectory? = nil, checkCRC: Bool = true, readsStoredByOffset: Bool = false,
          refusing: @escaping (Issue) -> Bool = { _ in false }, keep: @escaping (Entry) throws -> Keep) throws {
         self.path = path
+        self.readsStoredByOffset = readsStoredByOffset
         self.zipDirectory = zipDirectory
         self.limits = limits
         self.only = only
@@ -210,6 +242,8 @@ package final class BagReader {
         }
     }
 
+    deinit { spans?.stop() }
+
     /// The next entry read, or nil at the end (or where reading stopped).
     package func next() throws -> File? {
         isFolder ? try nextInFolder() : try nextInArchive()
@@ -219,6 +253,15 @@ package final class BagReader {
     package var top: String? { tops.first }
 
     private func report(_ issue: Issue) throws {
+        // Behind entries still being hashed, it waits its turn.
+        if queueHead < queue.count {
+            queue.append(.issue(issue))
+            return
+        }
+        try record(issue)
+    }
+
+    private func record(_ issue: Issue) throws {
         issues.append(issue)
         if refusing(issue) { throw issue }
     }
@@ -238,8 +281,14 @@ package final class BagReader {
         isZip = Self.isZip(path)
         fileSize = Int64((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0)
         if isZip {
+            // Stored entries read by offset need a directory in libarchive's
+            // order; libarchive then reads little more than the headers.
+            var offsetDirectory: [ZipDirectory.Entry]?
+            if readsStoredByOffset, only == nil, let directory = zipDirectory?.raw ?? ZipDirectory.entries(of: path), Self.ascending(directory) {
+                offsetDirectory = directory
+            }
             let probe = Result { () throws -> (ArchiveReader, ArchiveReader.Entry?) in
-                let opened = try ArchiveReader(path: path, checkCRC: checkCRC)
+                let opened = try ArchiveReader(path: path, checkCRC: checkCRC, blockSize: offsetDirectory == nil ? 1 << 20 : 1 << 12)
                 return (opened, try opened.next())
             }
             switch probe {
@@ -248,6 +297,10 @@ package final class BagReader {
                 archive = opened
                 first = .some(entry)
                 throughDirectory = true
+                if let directory = offsetDirectory, let file = try? FileReader(path: path) {
+                    spanDirectory = directory
+                    spans = StoredSpans(file, entries: directory.count)
+                }
                 return
             case .failure(let error):
                 // Say what the entries hold all the same, read one by one.
@@ -264,6 +317,7 @@ package final class BagReader {
 
     private func nextInArchive() throws -> File? {
         guard archive != nil else { return nil }
+        if let spans { return try nextThroughSpans(spans) }
         while !finished {
             if let only, only.isEmpty {
                 // Every wanted entry found: the rest is not walked.
@@ -283,6 +337,128 @@ package final class BagReader {
             }
         }
         return nil
+    }
+
+    /// The next entry in order, stored ones hashed by the workers while
+    /// the headers after them are walked, up to `window` ahead.
+    private func nextThroughSpans(_ spans: StoredSpans) throws -> File? {
+        while true {
+            if queueHead < queue.count {
+                switch queue[queueHead] {
+                case .issue(let issue):
+                    dequeue()
+                    try record(issue)
+                    continue
+                case .file(let file):
+                    dequeue()
+                    return file
+                case .hashing(let ticket, let entry):
+                    if finished || hashing >= Self.window || spans.isDone(ticket) {
+                        dequeue()
+                        hashing -= 1
+                        sendBatch()
+                        return try handOver(entry, spans.take(ticket))
+                    }
+                }
+            } else if finished {
+                return nil
+            }
+            try walkOne(spans)
+        }
+    }
+
+    private func dequeue() {
+        queueHead += 1
+        if queueHead == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+        } else if queueHead >= 4096 {
+            queue.removeFirst(queueHead)
+            queueHead = 0
+        }
+    }
+
+    /// One header walked: its entry read, handed to a worker, or passed.
+    private func walkOne(_ spans: StoredSpans) throws {
+        guard let raw = try nextHeader() else { return }
+        switch try admit(raw) {
+        case .passed, .stopped:
+            return
+        case .handed(let entry):
+            let keeping = try keep(entry)
+            if case .skip = keeping.bytes {
+                queue.append(.file(File(entry: entry, size: entry.size ?? 0)))
+            } else if let job = spanJob(raw, entry, keeping) {
+                queue.append(.hashing(ticket: job.ticket, entry: entry))
+                hashing += 1
+                batch.append(job)
+                batchBytes += job.count
+                if batchBytes >= Self.batchLimit || batch.count >= Self.batchCount { sendBatch() }
+            } else if let file = try read(entry, keeping) {
+                queue.append(.file(file))
+            }
+        }
+    }
+
+    /// The job that reads `entry` by offset, or nil when libarchive is to
+    /// read it: not stored, streamed, warned of, not where the directory
+    /// says, past the file's end or past a limit (which that read reports).
+    private func spanJob(_ raw: ArchiveReader.Entry, _ entry: Entry, _ keeping: Keep) -> StoredSpans.Job? {
+        guard keeping.stream == nil, raw.warning == nil, let size = entry.size,
+              let span = archive?.storedSpan(), span.count == size,
+              let index = directoryIndex(before: UInt64(span.offset)) else { return nil }
+        let listed = spanDirectory[index]
+        // The directory's entry libarchive is reading: its local header the
+        // last before the data, its name the one read, its sizes the ones
+        // libarchive reads by, its bytes inside the file.
+        guard listed.name == raw.rawPath, listed.method == 0,
+              listed.size == UInt64(size), listed.compressedSize == UInt64(size),
+              span.offset <= fileSize, size <= fileSize - span.offset,
+              limitPassed(entry.name, entryBytes: size) == nil else { return nil }
+        bytesRead += size
+        tickets += 1
+        readByOffset += 1
+        return StoredSpans.Job(ticket: tickets, index: index, localHeader: listed.localHeader, dataStart: UInt64(span.offset),
+                               count: size, bytes: keeping.bytes, digests: keeping.digests, crc: checkCRC ? listed.crc32 : nil)
+    }
+
+    private func sendBatch() {
+        spans?.submit(batch)
+        batch.removeAll(keepingCapacity: true)
+        batchBytes = 0
+    }
+
+    /// The last directory entry whose local header starts before `offset`.
+    private func directoryIndex(before offset: UInt64) -> Int? {
+        var low = 0, high = spanDirectory.count
+        while low < high {
+            let middle = (low + high) / 2
+            if spanDirectory[middle].localHeader < offset { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : low - 1
+    }
+
+    /// A directory whose local headers are each after the one before: the
+    /// order libarchive walks them in, with no two at one offset.
+    private static func ascending(_ directory: [ZipDirectory.Entry]) -> Bool {
+        var last: UInt64?
+        for entry in directory {
+            if let last, entry.localHeader <= last { return false }
+            last = entry.localHeader
+        }
+        return true
+    }
+
+    /// A hashed entry handed over; its damage said in its turn.
+    private func handOver(_ entry: Entry, _ outcome: StoredSpans.Outcome) throws -> File {
+        let size = entry.size ?? 0
+        switch outcome {
+        case .read(let digests, let data, let head):
+            return File(entry: entry, size: size, digests: digests, data: data, head: head)
+        case .damaged(let message):
+            try record(Issue(kind: .damaged, path: entry.name, message: message))
+            return File(entry: entry, size: size, damage: message)
+        }
     }
 
     /// The next entry's header; nil at the end, or where the archive can
@@ -499,9 +675,15 @@ package final class BagReader {
 
     private func endOfArchive() throws {
         finished = true
+        // The workers' local headers, each read with its entry's bytes, are
+        // not read again.
+        sendBatch()
+        let found = spans?.finish()
+        spans?.stop()
         if crossCheckZip && isZip && complete, let directory = zipDirectory?.raw ?? ZipDirectory.entries(of: path) {
+            let checked: (Int) -> Bool = { index in found.map { index < $0.count && $0[index] } ?? false }
             for (name, message) in Self.directoryMismatches(streamed: streamedNames, directory: directory.map(\.name))
-                + Self.localHeaderMismatches(ZipDirectory.localHeaderMismatches(of: path, directory)) {
+                + Self.localHeaderMismatches(ZipDirectory.localHeaderMismatches(of: path, directory, checked: checked)) {
                 try report(Issue(kind: .zipDirectory, path: name, message: message))
             }
         }
@@ -715,7 +897,7 @@ private final class Batch: @unchecked Sendable {
 }
 
 /// The bytes one `Keep` holds while its entry is read.
-private struct Held {
+struct Held {
     package var data: Data?
     package var head: Data?
     package let headLimit: Int?

@@ -42,20 +42,19 @@ extension BagContents {
     }
 
     /// Paths whose digest equals the one a manifest (payload or tag) lists
-    /// for them. A match proves the bytes whatever the manifest's own state:
-    /// a damaged line matches nothing.
-    private func confirmedByManifests() -> Set<String> {
+    /// for them, read as the rules read the manifests (kept for them in
+    /// `manifests`). A match proves the bytes whatever the manifest's own
+    /// state: a damaged line matches nothing.
+    private mutating func confirmedByManifests() -> Set<String> {
+        let (version, decoded) = BagRules.manifestReading(self)
         var confirmed = Set<String>()
-        for (name, file) in files where !name.contains("/") && !file.damaged {
-            guard let data = file.data,
-                  let algorithm = BagNames.manifestAlgorithm(name, prefix: "manifest-") ?? BagNames.manifestAlgorithm(name, prefix: "tagmanifest-")
+        let slash = UInt8(ascii: "/")
+        for (name, file) in files where !file.damaged && file.data != nil && !name.utf8.contains(slash) {
+            guard let algorithm = BagNames.manifestAlgorithm(name, prefix: "manifest-") ?? BagNames.manifestAlgorithm(name, prefix: "tagmanifest-")
             else { continue }
-            let manifest = Manifest(data)
-            for line in manifest.lines {
-                guard let listed = manifest.path(line), let digest = files[listed]?.digests[algorithm] else { continue }
-                let checksum = manifest.checksum(line)
-                if checksum == digest || checksum.lowercased() == digest { confirmed.insert(listed) }
-            }
+            let parsed = BagRules.parse(self, decoded, name: name, algorithm: algorithm, version: version)
+            manifests[name] = parsed
+            for (listed, checksum) in parsed.entries where files[listed]?.digests[algorithm] == checksum { confirmed.insert(listed) }
         }
         return confirmed
     }

@@ -1,3 +1,4 @@
+import Archiving
 import MCPackInputs
 import MCPackBag
 import Foundation
@@ -21,6 +22,13 @@ struct BagContents {
     var bytes: Int64 = 0
     /// An archive's top folder (the first, when it has several).
     var top: String?
+    /// The manifests parsed while the bag was read (a zip's, for which of
+    /// its entries the manifests confirm), by name: the rules use them
+    /// rather than parse them again.
+    var manifests: [String: ParsedManifest] = [:]
+    /// A zip read without its CRCs whose unconfirmed entries are still to
+    /// be checked (`confirm()`), when the caller asked to do it later.
+    var unconfirmed: (path: String, directory: ZipBagDirectory, limits: BagLimits)?
 
     /// What verify holds of a file while it reads the bag, besides its
     /// digests: tag files and JSON files whole, and of
@@ -44,7 +52,9 @@ extension BagContents {
     /// at all; what is wrong inside it is a problem found. `archiveCovered`:
     /// the archive's own bytes are checked besides (its .sha256, a good
     /// signature), so a zip's CRC-32s may be left to the manifests' digests.
-    static func read(_ path: String, limits: VerifyLimits, archiveCovered: Bool = false) throws -> BagContents {
+    /// `confirmingLater`: the entries no manifest confirms are left for
+    /// `confirm()` to check, so that a caller may start on the rules meanwhile.
+    static func read(_ path: String, limits: VerifyLimits, archiveCovered: Bool = false, confirmingLater: Bool = false) throws -> BagContents {
         // Payload files are hashed with the algorithms of the payload
         // manifests only. A folder hands its tag files over first; an
         // archive holds them where its maker put them (mcpack: last, as the
@@ -55,8 +65,11 @@ extension BagContents {
         // read again below for any other algorithm they turn out to name.
         var declared = Set<DigestAlgorithm>()
         let directory = ZipBagDirectory(path)
-        for entry in directory?.entries ?? [] where !entry.path.contains("/") {
-            if let algorithm = BagNames.manifestAlgorithm(entry.path, prefix: "manifest-") { declared.insert(algorithm) }
+        // Names of one slash (top/name), the only ones decoded: a manifest's.
+        let slash = UInt8(ascii: "/")
+        for entry in directory?.raw ?? [] where entry.name.count { $0 == slash } == 1 {
+            guard let name = ArchiveNames.text(entry.name), let at = name.firstIndex(of: "/") else { continue }
+            if let algorithm = BagNames.manifestAlgorithm(String(name[name.index(after: at)...]), prefix: "manifest-") { declared.insert(algorithm) }
         }
         // With the zip's directory at hand and the archive's bytes checked
         // besides, its CRCs are left to `checkUnconfirmed`, for the entries
@@ -64,7 +77,8 @@ extension BagContents {
         // a zip whose CRC fields were rewritten alike would pass on its
         // digests alone, while unzip, which a receiver may use, refuses it.
         let skipsCRC = directory != nil && archiveCovered
-        let reader = try BagReader(path, limits: limits, crossCheckZip: true, zipDirectory: directory, checkCRC: !skipsCRC) { entry in
+        let reader = try BagReader(path, limits: limits, crossCheckZip: true, zipDirectory: directory, checkCRC: !skipsCRC,
+                                   readsStoredByOffset: true) { entry in
             let path = entry.path
             let wanted: Set<DigestAlgorithm>
             if BagNames.isTagFile(path) {
@@ -89,8 +103,21 @@ extension BagContents {
         contents.bytes = reader.bytesRead
         contents.top = reader.top
         try contents.hashAgain(path, limits: limits, for: declared)
-        if skipsCRC, let directory { try contents.checkUnconfirmed(path, directory: directory, limits: limits) }
+        if skipsCRC, let directory {
+            contents.unconfirmed = (path, directory, limits)
+            if !confirmingLater { _ = try contents.confirm() }
+        }
         return contents
+    }
+
+    /// Checks what `read` left unconfirmed, if anything; whether it found
+    /// damage, which changes what the rules see.
+    mutating func confirm() throws -> Bool {
+        guard let (path, directory, limits) = unconfirmed else { return false }
+        unconfirmed = nil
+        let before = problems.count
+        try checkUnconfirmed(path, directory: directory, limits: limits)
+        return problems.count != before
     }
 
     /// Reads again the payload files read before a manifest named an

@@ -243,9 +243,39 @@ enum BagRules {
         return (version, encoding)
     }
 
-    /// `<checksum> <path>` lines, checked one by one.
+    /// bagit.txt's version and the tag files' encoding, as `check` reads
+    /// the manifests with them (its problems are `check`'s to say).
+    static func manifestReading(_ bag: BagContents) -> (version: String?, decoded: TagText) {
+        var unsaid: [Problem] = []
+        let (version, encoding) = declaration(bag, &unsaid)
+        return (version, TagText(encoding: encoding))
+    }
+
+    /// `<checksum> <path>` lines, checked one by one; parsed once, by the
+    /// first to ask (a zip's read, which needs the digests listed to know
+    /// which entries its CRCs must be read for, or these rules).
     private static func parseManifest(_ bag: BagContents, _ decoded: TagText, name: String, algorithm: DigestAlgorithm, version: String?,
                                       problems: inout [Problem]) -> [String: String] {
+        let parsed: ParsedManifest
+        if let earlier = bag.manifests[name], earlier.encoding == decoded.name, earlier.version == version {
+            parsed = earlier
+        } else {
+            parsed = parse(bag, decoded, name: name, algorithm: algorithm, version: version)
+        }
+        problems += parsed.problems
+        return parsed.entries
+    }
+
+    /// A manifest's lines as these rules read them: each path listed (made
+    /// normal) with its checksum, and what is wrong with the lines.
+    static func parse(_ bag: BagContents, _ decoded: TagText, name: String, algorithm: DigestAlgorithm, version: String?) -> ParsedManifest {
+        var problems: [Problem] = []
+        let entries = parse(bag, decoded, name: name, algorithm: algorithm, version: version, problems: &problems)
+        return ParsedManifest(encoding: decoded.name, version: version, entries: entries, problems: problems)
+    }
+
+    private static func parse(_ bag: BagContents, _ decoded: TagText, name: String, algorithm: DigestAlgorithm, version: String?,
+                              problems: inout [Problem]) -> [String: String] {
         guard let raw = bag.files[name]?.data, let data = decoded.utf8(raw) else {
             problems.append(Problem(name, "manifest", "cannot be read as \(decoded.name) text", section: "2.1.1"))
             return [:]
@@ -413,6 +443,15 @@ enum BagRules {
 /// Tag files as bagit.txt's Tag-File-Character-Encoding declares them (RFC
 /// 8493 §2.1.1), turned into UTF-8 with LF line endings (§2.1.3 allows LF,
 /// CRLF and CR) for the parsers, which read UTF-8 lines.
+/// A manifest parsed by `BagRules.parse`, with what it was read as.
+struct ParsedManifest {
+    var encoding: String
+    var version: String?
+    /// Each path listed, made normal, to its checksum (lowercase).
+    var entries: [String: String]
+    var problems: [Problem]
+}
+
 struct TagText {
     enum Kind { case utf8, utf16, utf16LE, utf16BE, latin1 }
     let kind: Kind

@@ -76,27 +76,58 @@ package enum Verifier {
         }
         var contents: BagContents
         var problems: [Problem] = []
+        // The .sha256 beside an archive (and a gzip's trailer) checked on
+        // another core while this one reads the entries, and while the rules
+        // run after them: waited for only once they are done.
+        let group = DispatchGroup()
+        let found = LockedArray<Problem?>(repeating: nil, count: 2)
         if isDirectory.boolValue {
             contents = try BagContents.read(path, limits: limits)
         } else {
-            // The .sha256 beside the archive is checked on another core while
-            // this one streams the entries.
             let checksum = ChecksumFile(archive: path)
-            let group = DispatchGroup()
-            let found = LockedArray<Problem?>(repeating: nil, count: 2)
             if let checksum {
-                DispatchQueue.global().async(group: group) { found[0] = checksum.check() }
+                onThread(group) { found[0] = checksum.check() }
             }
             if GzipCheck.isGzip(path) {
-                DispatchQueue.global().async(group: group) { found[1] = GzipCheck.check(path) }
+                onThread(group) { found[1] = GzipCheck.check(path) }
             }
             let covered = checksum?.expected != nil || signatures.contains { $0.valid }
             do {
-                contents = try BagContents.read(path, limits: limits, archiveCovered: covered)
+                contents = try BagContents.read(path, limits: limits, archiveCovered: covered, confirmingLater: true)
             } catch {
                 group.wait()
                 throw FileError(path: path, message: "not a zip or tar archive mcpack can read (\(error))")
             }
+        }
+        var rules: [Problem] = []
+        if contents.complete || !contents.files.isEmpty {
+            // The two sets of rules share nothing but what they read: the
+            // content rules (which decode the icons) run on another core.
+            // They start before a zip's unconfirmed entries are checked for
+            // damage, and run again in the rare case that finds some.
+            let content = LockedArray<[Problem]>(repeating: [], count: 1)
+            let rulesGroup = DispatchGroup()
+            let snapshot = contents
+            onThread(rulesGroup) { content[0] = ContentRules.check(snapshot) }
+            let damaged: Bool
+            do { damaged = try contents.confirm() } catch {
+                rulesGroup.wait()
+                group.wait()
+                throw FileError(path: path, message: "not a zip or tar archive mcpack can read (\(error))")
+            }
+            rules += BagRules.check(contents, allowFetch: allowFetch)
+            if let profile {
+                rules += ProfileRules.check(contents, profile: profile, path: path, serialized: !isDirectory.boolValue)
+            }
+            rulesGroup.wait()
+            rules += damaged ? ContentRules.check(contents) : content[0]
+        } else {
+            do { _ = try contents.confirm() } catch {
+                group.wait()
+                throw FileError(path: path, message: "not a zip or tar archive mcpack can read (\(error))")
+            }
+        }
+        if !isDirectory.boolValue {
             group.wait()
             if let problem = found[0] { problems.append(problem) }
             // A stream cut short is already `truncated`; say it once.
@@ -109,21 +140,7 @@ package enum Verifier {
                 problems.append(Problem(top + "/", "top-folder", "the top folder should be named like the archive, \(expectedTop)/", severity: .warning))
             }
         }
-        problems = contents.problems + problems
-        if contents.complete || !contents.files.isEmpty {
-            // The two sets of rules share nothing but what they read: the
-            // content rules (which decode the icons) run on another core.
-            let content = LockedArray<[Problem]>(repeating: [], count: 1)
-            let group = DispatchGroup()
-            let snapshot = contents
-            DispatchQueue.global().async(group: group) { content[0] = ContentRules.check(snapshot) }
-            problems += BagRules.check(contents, allowFetch: allowFetch)
-            if let profile {
-                problems += ProfileRules.check(contents, profile: profile, path: path, serialized: !isDirectory.boolValue)
-            }
-            group.wait()
-            problems += content[0]
-        }
+        problems = contents.problems + problems + rules
         let versions = VersionRules.check(contents, path: path, isDirectory: isDirectory.boolValue, signatures: signatures, expected: expected)
         var report = VerifyReport(
             target: path, problems: problems + versions.problems,
@@ -132,6 +149,19 @@ package enum Verifier {
         report.notes = versions.notes
         return report
     }
+}
+
+/// Runs `body` on a thread of its own, `group` entered until it ends: work
+/// that takes a core for long (hashing the whole archive, the content
+/// rules) does not wait for one of Dispatch's, whose pool is as wide as the
+/// cores and may be held by this task and the reader's waiting.
+private func onThread(_ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+    group.enter()
+    let thread = Thread {
+        body()
+        group.leave()
+    }
+    thread.start()
 }
 
 /// `<archive>.sha256` in the format `sha256sum -c` reads.

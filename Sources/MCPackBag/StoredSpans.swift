@@ -1,0 +1,266 @@
+import Archiving
+import FileIO
+import Foundation
+import Hashing
+
+/// A zip's stored entries hashed where they lie, on every core, while
+/// `BagReader` walks the headers on its own thread: libarchive reads each
+/// entry's local header (its name, type, method, warnings, as for every
+/// other entry), says where the bytes start, and leaves them unread; a
+/// worker reads them by offset, with their local header in front, which it
+/// checks again (the signature, stored, not encrypted, the data where
+/// libarchive found them), and hashes them. No inflate, no copy beyond the
+/// read, and no CRC-32 unless the reader checks CRCs.
+final class StoredSpans: @unchecked Sendable {
+    /// One entry's bytes to hash: `count` bytes from `dataStart`, whose
+    /// local header is at `localHeader` (entry `index` of the directory).
+    struct Job {
+        var ticket: Int
+        var index: Int
+        var localHeader: UInt64
+        var dataStart: UInt64
+        var count: Int64
+        var bytes: BagReader.Keep.Bytes
+        var digests: Set<DigestAlgorithm>
+        /// The CRC-32 to check the bytes against, when CRCs are checked.
+        var crc: UInt32?
+    }
+
+    enum Outcome {
+        case read(digests: [DigestAlgorithm: String], data: Data?, head: Data?)
+        /// What is wrong with the entry's bytes, in the words a read through
+        /// libarchive would give.
+        case damaged(String)
+    }
+
+    /// A job's local header and name and extra field at most: 30 bytes and
+    /// two 16-bit lengths.
+    private static let headerLimit: UInt64 = UInt64(ZipDirectory.LocalHeader.size) + 2 * 0xFFFF
+    /// A worker's buffer: a batch's entries (about 1 MiB of data, their
+    /// headers between) in one read.
+    private static let bufferSize = 2 << 20
+
+    private let file: FileReader
+    private let condition = NSCondition()
+    private var outcomes: [Int: Outcome] = [:]
+    private var running = 0
+    /// Directory entries whose local header a worker found where the
+    /// directory points, stored as it says.
+    private var checked: [Bool]
+    private var buffers: [UnsafeMutableRawBufferPointer] = []
+
+    init(_ file: FileReader, entries: Int) {
+        self.file = file
+        checked = Array(repeating: false, count: entries)
+    }
+
+    deinit {
+        for buffer in buffers { buffer.deallocate() }
+    }
+
+    /// Batches not yet taken by a worker, and whether the workers are to end.
+    private var waiting: [[Job]] = []
+    private var waitingHead = 0
+    private var workers = 0
+    private var stopped = false
+
+    /// Hashes `jobs` on a worker, in order. The workers are threads of their
+    /// own, one a core, not Dispatch's: its pool is as wide as the cores,
+    /// and the thread walking the headers and the one hashing the archive
+    /// for its .sha256 may hold both, waiting or not, which left batches
+    /// queued behind them.
+    func submit(_ jobs: [Job]) {
+        guard !jobs.isEmpty else { return }
+        condition.lock()
+        running += 1
+        waiting.append(jobs)
+        let start = workers < Self.cores && waiting.count - waitingHead > 0
+        if start { workers += 1 }
+        condition.broadcast()
+        condition.unlock()
+        if start {
+            let thread = Thread { [self] in work() }
+            thread.name = "mcpack.stored-spans"
+            thread.start()
+        }
+    }
+
+    /// Ends the workers once the batches given them are done.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+    private func work() {
+        while true {
+            condition.lock()
+            while waitingHead == waiting.count && !stopped { condition.wait() }
+            if waitingHead == waiting.count {
+                workers -= 1
+                condition.unlock()
+                return
+            }
+            let jobs = waiting[waitingHead]
+            waitingHead += 1
+            if waitingHead == waiting.count {
+                waiting.removeAll(keepingCapacity: true)
+                waitingHead = 0
+            }
+            condition.unlock()
+            hashBatch(jobs)
+        }
+    }
+
+    private func hashBatch(_ jobs: [Job]) {
+        do {
+            let buffer = takeBuffer()
+            var done: [(Int, Outcome)] = []
+            var headers: [Int] = []
+            // Entries that lie one after another are read together, in one
+            // read of their whole extent; one too large alone, by itself.
+            var first = 0
+            while first < jobs.count {
+                var last = first
+                var end = jobs[first].dataStart + UInt64(jobs[first].count)
+                while last + 1 < jobs.count, jobs[last + 1].localHeader >= end,
+                      jobs[last + 1].dataStart + UInt64(jobs[last + 1].count) - jobs[first].localHeader <= UInt64(buffer.count) {
+                    last += 1
+                    end = jobs[last].dataStart + UInt64(jobs[last].count)
+                }
+                let start = jobs[first].localHeader
+                let together = last > first && jobs[first].localHeader < jobs[first].dataStart && end - start <= UInt64(buffer.count)
+                    && file.read(at: start, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(end - start)])) == Int(end - start)
+                for job in jobs[first...last] {
+                    let (outcome, headerFound) = together
+                        ? hash(job, in: UnsafeRawBufferPointer(rebasing: buffer[Int(job.localHeader - start)..<Int(job.dataStart - start + UInt64(job.count))]))
+                        : run(job, buffer)
+                    done.append((job.ticket, outcome))
+                    if headerFound { headers.append(job.index) }
+                }
+                first = last + 1
+            }
+            condition.lock()
+            for (ticket, outcome) in done { outcomes[ticket] = outcome }
+            for index in headers { checked[index] = true }
+            buffers.append(buffer)
+            running -= 1
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// The outcome of `ticket`, once its worker is done.
+    func take(_ ticket: Int) -> Outcome {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let outcome = outcomes.removeValue(forKey: ticket) { return outcome }
+            condition.wait()
+        }
+    }
+
+    func isDone(_ ticket: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return outcomes[ticket] != nil
+    }
+
+    /// Waits for every job submitted; then which directory entries' local
+    /// headers were found as the directory says.
+    func finish() -> [Bool] {
+        condition.lock()
+        defer { condition.unlock() }
+        while running > 0 { condition.wait() }
+        return checked
+    }
+
+    private func takeBuffer() -> UnsafeMutableRawBufferPointer {
+        condition.lock()
+        defer { condition.unlock() }
+        return buffers.popLast() ?? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
+    }
+
+    /// Hashes one entry from `bytes`, read from its local header to the end
+    /// of its data; whether its local header was found as the directory says.
+    private func hash(_ job: Job, in bytes: UnsafeRawBufferPointer) -> (Outcome, Bool) {
+        guard bytes.count >= ZipDirectory.LocalHeader.size,
+              let local = ZipDirectory.LocalHeader(UnsafeRawBufferPointer(rebasing: bytes[0..<ZipDirectory.LocalHeader.size]), at: job.localHeader),
+              local.dataStart == job.dataStart, local.method == 0, !local.isEncrypted else {
+            return (.damaged(Self.misplaced), false)
+        }
+        let data = UnsafeRawBufferPointer(rebasing: bytes[Int(job.dataStart - job.localHeader)...])
+        var held = Held(BagReader.Keep(job.bytes))
+        var digests: [DigestAlgorithm: String] = [:]
+        for algorithm in job.digests {
+            guard let hasher = try? Digest(algorithm) else { return (.damaged("cannot hash the entry (\(algorithm.rawValue))"), true) }
+            hasher.update(data)
+            digests[algorithm] = hasher.finish()
+        }
+        if let declared = job.crc {
+            var crc = CRC32()
+            crc.update(data)
+            if crc.value != declared { return (.damaged(CRC32.mismatch(computed: crc.value, declared: declared)), true) }
+        }
+        try? held.take(data, size: Int64(data.count))
+        return (.read(digests: digests, data: held.data, head: held.head), true)
+    }
+
+    /// Reads and hashes one entry; whether its local header was found as
+    /// the directory says.
+    private func run(_ job: Job, _ buffer: UnsafeMutableRawBufferPointer) -> (Outcome, Bool) {
+        let end = job.dataStart + UInt64(job.count)
+        guard job.localHeader < job.dataStart, job.dataStart - job.localHeader <= Self.headerLimit else {
+            return (.damaged(Self.misplaced), false)
+        }
+        // The local header and the first of the data in one read.
+        let first = Int(min(UInt64(buffer.count), end - job.localHeader))
+        guard let read = file.read(at: job.localHeader, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<first])) else {
+            return (.damaged("cannot read the entry's data"), false)
+        }
+        guard read >= ZipDirectory.LocalHeader.size,
+              let local = ZipDirectory.LocalHeader(UnsafeRawBufferPointer(rebasing: buffer[0..<ZipDirectory.LocalHeader.size]), at: job.localHeader),
+              local.dataStart == job.dataStart, local.method == 0, !local.isEncrypted else {
+            return (.damaged(Self.misplaced), false)
+        }
+        guard read == first else { return (.damaged(Self.truncated), true) }
+        var hashers: [(DigestAlgorithm, Digest)] = []
+        for algorithm in job.digests.sorted() {
+            guard let hasher = try? Digest(algorithm) else { return (.damaged("cannot hash the entry (\(algorithm.rawValue))"), true) }
+            hashers.append((algorithm, hasher))
+        }
+        var held = Held(BagReader.Keep(job.bytes))
+        var crc = CRC32()
+        var size: Int64 = 0
+        func take(_ chunk: UnsafeRawBufferPointer) {
+            for (_, hasher) in hashers { hasher.update(chunk) }
+            if job.crc != nil { crc.update(chunk) }
+            size += Int64(chunk.count)
+            try? held.take(chunk, size: size)
+        }
+        take(UnsafeRawBufferPointer(rebasing: buffer[Int(job.dataStart - job.localHeader)..<first]))
+        var position = job.localHeader + UInt64(first)
+        while position < end {
+            let count = Int(min(UInt64(buffer.count), end - position))
+            guard let read = file.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])) else {
+                return (.damaged("cannot read the entry's data"), true)
+            }
+            guard read == count else { return (.damaged(Self.truncated), true) }
+            take(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            position += UInt64(count)
+        }
+        if let declared = job.crc, crc.value != declared {
+            return (.damaged(CRC32.mismatch(computed: crc.value, declared: declared)), true)
+        }
+        var digests: [DigestAlgorithm: String] = [:]
+        for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
+        return (.read(digests: digests, data: held.data, head: held.head), true)
+    }
+
+    private static let misplaced = "the entry's local header is not where the zip's central directory and the entry's data say; unzip may extract other bytes"
+    private static let truncated = "the archive ends inside the entry's data"
+}
+

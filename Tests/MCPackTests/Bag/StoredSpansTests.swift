@@ -1,0 +1,144 @@
+import Archiving
+import Foundation
+import Hashing
+@testable import MCPackBag
+@testable import MCPackKit
+import MCPackSchema
+import Testing
+
+/// A zip's stored entries read where they lie (`readsStoredByOffset`, what
+/// verify reads with) give what libarchive's own read gives: the same
+/// entries, sizes, digests, bytes kept, damage and issues, in the same
+/// order; and an entry whose bytes are not where its headers say is caught.
+@Suite struct StoredSpansTests {
+    /// Stored and deflated entries of many sizes (none, one byte, over a
+    /// worker's 1 MiB buffer), with unsafe and duplicate names between
+    /// them, so that issues met while entries are being hashed keep their
+    /// place.
+    static func entries() -> [(String, Data, Bool)] {
+        var entries: [(String, Data, Bool)] = [("t/bagit.txt", Data("BagIt-Version: 1.0\n".utf8), true)]
+        for i in 0..<150 {
+            let size = [0, 1, 1000, 20_000, 70_000][i % 5]
+            entries.append(("t/data/tiles/\(i).jpeg", Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ i) }), false))
+            if i == 40 { entries.append(("t/../evil", Data("x".utf8), false)) }
+            if i == 90 { entries.append(("t/data/tiles/3.jpeg", Data("again".utf8), false)) }
+        }
+        entries.append(("t/data/large.bin", Data((0..<2_500_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }), false))
+        entries.append(("t/data/text.json", Data(String(repeating: "{\"a\": 1}\n", count: 500).utf8), true))
+        entries.append(("t/manifest-sha256.txt", Data("0 data/x\n".utf8), true))
+        return entries
+    }
+
+    static func zip(_ entries: [(String, Data, Bool)], at url: URL) throws {
+        ProcessSetUp.done
+        let writer = try ArchiveWriter(path: url.path, format: .zip)
+        for (path, data, compress) in entries {
+            try writer.add(path: path, data: data, mtime: Builder.defaultSourceDate, compress: compress)
+        }
+        _ = try writer.finish()
+    }
+
+    /// What a caller keeps of each: the whole of some, the head of some.
+    static func keep(_ entry: BagReader.Entry) -> BagReader.Keep {
+        if entry.path.hasSuffix("0.jpeg") { return BagReader.Keep(.whole, digests: [.sha256, .md5]) }
+        if entry.path.hasSuffix("1.jpeg") { return BagReader.Keep(.head(100), digests: [.sha256]) }
+        if entry.path.hasSuffix("7.jpeg") { return .skip }
+        return BagReader.Keep(entry.path.hasSuffix(".json") || !entry.path.contains("/") ? .whole : .digestsOnly, digests: [.sha256])
+    }
+
+    struct Read: Equatable {
+        var files: [String]
+        var issues: [String]
+        var complete: Bool
+        var bytes: Int64
+        var byOffset = 0
+
+        static func == (a: Read, b: Read) -> Bool {
+            (a.files, a.issues, a.complete, a.bytes) == (b.files, b.issues, b.complete, b.bytes)
+        }
+    }
+
+    static func read(_ path: String, byOffset: Bool, checkCRC: Bool) throws -> Read {
+        let reader = try BagReader(path, crossCheckZip: true, zipDirectory: ZipBagDirectory(path), checkCRC: checkCRC,
+                                   readsStoredByOffset: byOffset) { keep($0) }
+        var files: [String] = []
+        while let file = try reader.next() {
+            let digests = file.digests.sorted { $0.key < $1.key }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ",")
+            files.append("\(file.entry.name) \(file.size) \(digests) data:\(file.data.map { Digest.hex($0) } ?? "-") head:\(file.head.map { Digest.hex($0) } ?? "-") damage:\(file.damage ?? "-")")
+        }
+        return Read(files: files, issues: reader.issues.map { "\($0.kind) \($0.path): \($0.message)" }, complete: reader.complete,
+                    bytes: reader.bytesRead, byOffset: reader.readByOffset)
+    }
+
+    /// Where an entry's data starts in the zip: past its local header's
+    /// name and extra field.
+    static func dataStart(of name: String, in zip: Data, path: String) throws -> (entry: ZipDirectory.Entry, data: Int) {
+        let entry = try #require(ZipDirectory.entries(of: path)?.first { $0.name == Array(name.utf8) })
+        let local = Int(entry.localHeader)
+        let lengths = Int(zip[local + 26]) | Int(zip[local + 27]) << 8, extra = Int(zip[local + 28]) | Int(zip[local + 29]) << 8
+        return (entry, local + 30 + lengths + extra)
+    }
+
+    @Test(arguments: [true, false])
+    func storedEntriesReadByOffsetReadAsThroughLibarchive(checkCRC: Bool) throws {
+        let folder = try BagReaderTests.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let archive = folder.appendingPathComponent("t.zip")
+        try Self.zip(Self.entries(), at: archive)
+        let whole = try Self.read(archive.path, byOffset: false, checkCRC: checkCRC)
+        #expect(whole.files.count == 154 && whole.issues.count == 2, "\(whole.issues)")
+        let byOffset = try Self.read(archive.path, byOffset: true, checkCRC: checkCRC)
+        #expect(byOffset == whole)
+        // Every stored entry handed over and not skipped: 150 tiles less the 15 skipped, and large.bin.
+        #expect(byOffset.byOffset == 136 && whole.byOffset == 0, "\(byOffset.byOffset)")
+
+        // A byte changed inside a stored entry: named damaged alike, in
+        // libarchive's words, when CRCs are checked.
+        var zip = try Data(contentsOf: archive)
+        let (_, start) = try Self.dataStart(of: "t/data/tiles/13.jpeg", in: zip, path: archive.path)
+        zip[start + 500] ^= 0x01
+        let (_, large) = try Self.dataStart(of: "t/data/large.bin", in: zip, path: archive.path)
+        zip[large + 2_000_000] ^= 0x01
+        try zip.write(to: archive)
+        let damaged = try Self.read(archive.path, byOffset: false, checkCRC: checkCRC)
+        #expect(damaged.files != whole.files)
+        #expect(damaged.issues.contains { $0.contains("ZIP bad CRC") } == checkCRC, "\(damaged.issues)")
+        #expect(try Self.read(archive.path, byOffset: true, checkCRC: checkCRC) == damaged)
+    }
+
+    /// A stored entry whose headers declare more bytes than the file holds
+    /// after it (its local header and its directory record alike, so
+    /// libarchive warns of nothing): it is not read past the file's end,
+    /// nor handed over as whole, and the read says where it stopped.
+    @Test func aStoredEntryRunningPastTheFileEndIsCaught() throws {
+        let folder = try BagReaderTests.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let archive = folder.appendingPathComponent("t.zip")
+        try Self.zip([("t/bagit.txt", Data("BagIt-Version: 1.0\n".utf8), true), ("t/data/a.jpeg", Data(count: 3000), false),
+                      ("t/data/b.jpeg", Data(count: 3000), false)], at: archive)
+        var zip = try Data(contentsOf: archive)
+        let (entry, _) = try Self.dataStart(of: "t/data/b.jpeg", in: zip, path: archive.path)
+        let claimed = UInt32(zip.count + 5000)
+        func put(_ value: UInt32, at offset: Int) {
+            for i in 0..<4 { zip[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(i))) }
+        }
+        let local = Int(entry.localHeader)
+        if zip[local + 18..<local + 26] != Data(count: 8) {
+            put(claimed, at: local + 18)
+            put(claimed, at: local + 22)
+        }
+        let record = try #require(zip.lastRange(of: Data([0x50, 0x4B, 0x01, 0x02])), "b.jpeg's is the last directory record")
+        put(claimed, at: record.lowerBound + 20)
+        put(claimed, at: record.lowerBound + 24)
+        try zip.write(to: archive)
+        #expect(ZipDirectory.entries(of: archive.path)?.last?.compressedSize == UInt64(claimed))
+
+        for byOffset in [false, true] {
+            let read = try Self.read(archive.path, byOffset: byOffset, checkCRC: false)
+            #expect(!read.files.contains { $0.hasPrefix("t/data/b.jpeg") && $0.hasSuffix("damage:-") }, "\(byOffset): \(read.files)")
+            #expect(read.issues.contains { $0.contains("t/data/b.jpeg") }, "\(byOffset): \(read.issues)")
+            #expect(read.bytes < Int64(claimed), "\(byOffset)")
+        }
+        #expect(try Self.read(archive.path, byOffset: true, checkCRC: false) == Self.read(archive.path, byOffset: false, checkCRC: false))
+    }
+}
