@@ -126,7 +126,9 @@ final class StoredSpans: @unchecked Sendable {
             while first < jobs.count {
                 var last = first
                 var end = jobs[first].dataStart + UInt64(jobs[first].count)
-                while last + 1 < jobs.count, jobs[last + 1].localHeader >= end,
+                // Each entry's header before its data: a hostile directory's
+                // offsets must not make a range run backwards.
+                while last + 1 < jobs.count, jobs[last + 1].localHeader >= end, jobs[last + 1].localHeader < jobs[last + 1].dataStart,
                       jobs[last + 1].dataStart + UInt64(jobs[last + 1].count) - jobs[first].localHeader <= UInt64(buffer.count) {
                     last += 1
                     end = jobs[last].dataStart + UInt64(jobs[last].count)
@@ -187,7 +189,7 @@ final class StoredSpans: @unchecked Sendable {
     /// Hashes one entry from `bytes`, read from its local header to the end
     /// of its data; whether its local header was found as the directory says.
     private func hash(_ job: Job, in bytes: UnsafeRawBufferPointer) -> (Outcome, Bool) {
-        guard bytes.count >= ZipDirectory.LocalHeader.size,
+        guard job.localHeader < job.dataStart, bytes.count >= ZipDirectory.LocalHeader.size,
               let local = ZipDirectory.LocalHeader(UnsafeRawBufferPointer(rebasing: bytes[0..<ZipDirectory.LocalHeader.size]), at: job.localHeader),
               local.dataStart == job.dataStart, local.method == 0, !local.isEncrypted else {
             return (.damaged(Self.misplaced), false)
