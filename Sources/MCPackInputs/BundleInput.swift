@@ -106,8 +106,10 @@ package protocol BundleInput: SendableMetatype {
 
 /// How the diff page lists an input's changes.
 package enum DiffPageRows {
-    /// Each a text diff with its words marked (clause texts).
-    case texts
+    /// Each a text diff with its words marked (clause texts), in a section
+    /// of its own headed `title`, whose first column, `subject`, names
+    /// what each change is of (a clause's id, or the file's path).
+    case texts(title: String, subject: String)
     /// A row of the table of other changes.
     case others
 }

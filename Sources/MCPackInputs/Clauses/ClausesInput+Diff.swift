@@ -46,7 +46,7 @@ extension ClausesInput {
     }
 
     /// Clause texts are shown word by word.
-    package static var diffPageRows: DiffPageRows { .texts }
+    package static var diffPageRows: DiffPageRows { .texts(title: "Clauses", subject: "clause") }
 }
 
 /// A word-level diff of two texts, as segments a report can render as it

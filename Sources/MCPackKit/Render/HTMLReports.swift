@@ -71,8 +71,16 @@ package enum HTMLReports {
     }
 
     struct DiffPage {
-        struct ClauseRow {
-            var clause: String
+        /// An input's changes as text diffs, under its own heading.
+        struct TextSection {
+            var title: String
+            /// The first column's heading.
+            var column: String
+            var rows: [TextRow]
+        }
+
+        struct TextRow {
+            var subject: String
             var field: String
             var kind: String
             /// The change, escaped, with <del> and <ins> around what changed.
@@ -93,8 +101,7 @@ package enum HTMLReports {
         var summary: String
         /// The inputs' own sections (the document's map of what changed visibly), HTML.
         var sections: [String]
-        var hasClauses: Bool
-        var clauses: [ClauseRow]
+        var texts: [TextSection]
         var hasImages: Bool
         var images: [PairView]
         var hasOthers: Bool
@@ -115,7 +122,26 @@ package enum HTMLReports {
 
     /// Whether the input that made `change` lists its changes as text diffs.
     static func isTextRow(_ change: Change) -> Bool {
-        Inputs.named(change.component)?.diffPageRows == .texts
+        if case .texts = Inputs.named(change.component)?.diffPageRows { return true }
+        return false
+    }
+
+    /// Each text change, words marked.
+    static func textRow(_ change: Change) -> DiffPage.TextRow {
+        let html: String
+        if let words = change.words {
+            html = words.map { segment in
+                switch segment.kind {
+                case .kept, .elided: return escape(segment.text)
+                case .removed: return "<del>\(escape(segment.text))</del>"
+                case .inserted: return "<ins>\(escape(segment.text))</ins>"
+                }
+            }.joined(separator: " ")
+        } else {
+            html = [change.old.map { "<del>\(escape($0))</del>" }, change.new.map { "<ins>\(escape($0))</ins>" }]
+                .compactMap { $0 }.joined(separator: " ")
+        }
+        return DiffPage.TextRow(subject: change.clause ?? change.path ?? "", field: change.field ?? "", kind: change.kind, html: html)
     }
 
     /// The page, with the changed pictures' bytes from each version.
@@ -124,21 +150,11 @@ package enum HTMLReports {
         let images = imagePaths.map { path in
             PairView(label: path, old: before[path].flatMap { try? Image(data: $0) }, new: after[path].flatMap { try? Image(data: $0) })
         }
-        let clauses = report.changes.filter(isTextRow).map { change in
-            let html: String
-            if let words = change.words {
-                html = words.map { segment in
-                    switch segment.kind {
-                    case .kept, .elided: return escape(segment.text)
-                    case .removed: return "<del>\(escape(segment.text))</del>"
-                    case .inserted: return "<ins>\(escape(segment.text))</ins>"
-                    }
-                }.joined(separator: " ")
-            } else {
-                html = [change.old.map { "<del>\(escape($0))</del>" }, change.new.map { "<ins>\(escape($0))</ins>" }]
-                    .compactMap { $0 }.joined(separator: " ")
-            }
-            return DiffPage.ClauseRow(clause: change.clause ?? "", field: change.field ?? "", kind: change.kind, html: html)
+        var texts: [DiffPage.TextSection] = []
+        for input in Inputs.all {
+            guard case .texts(let title, let column) = input.diffPageRows else { continue }
+            let rows = report.changes.filter { $0.component == input.component }.map(textRow)
+            if !rows.isEmpty { texts.append(DiffPage.TextSection(title: title, column: column, rows: rows)) }
         }
         let others = report.changes.filter { change in
             !isTextRow(change) && !imagePaths.contains(change.path ?? "") && !report.closer.contains { $0.showsOnDiffPage(change) }
@@ -153,7 +169,7 @@ package enum HTMLReports {
         // were kept, and says nothing of the folders of the machine it was made on.
         return try render("diff.html", DiffPage(
             old: (report.old as NSString).lastPathComponent, new: (report.new as NSString).lastPathComponent, summary: report.summary, sections: sections,
-            hasClauses: !clauses.isEmpty, clauses: clauses,
+            texts: texts,
             hasImages: !images.isEmpty, images: images,
             hasOthers: !others.isEmpty, others: others))
     }

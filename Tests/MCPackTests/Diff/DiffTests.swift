@@ -161,6 +161,9 @@ import Testing
         #expect(result.status == 1)
         let page = try project.read("changes.html")
         #expect(page.contains("Also still <del>law.</del> <ins>&lt;b&gt;law&lt;/b&gt;.</ins>"))
+        // The clauses' text rows under the heading and column their input names.
+        #expect(page.contains("<h2>Clauses</h2>\n<table>\n<tr><th>clause</th><th>field</th><th>change</th></tr>\n<tr><td>40</td>"), "\(page)")
+        #expect(page.contains("<h2>Pictures</h2>"))
         #expect(page.contains("<code>data/\(AssetCatalog.appIconSet)/AppIcon.png</code>"))
         #expect(page.contains("<figcaption>before, 1024 x 1024 px</figcaption>") && page.contains("<figcaption>after, 1024 x 1024 px</figcaption>"))
     }
