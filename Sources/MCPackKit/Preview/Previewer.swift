@@ -75,7 +75,7 @@ package enum Previewer {
         }
         let page = bag.appendingPathComponent("data/\(relative)")
         guard FileManager.default.fileExists(atPath: page.path) else {
-            throw FileError(path: source, message: "holds no preview page (data/\(relative)): it was built with [preview] include = false, or by an mcpack older than the preview")
+            throw FileError(path: source, message: "holds no preview page (data/\(relative)): it was built with [preview] include = false, from a project without a document, or by an mcpack older than the preview")
         }
         return PreviewResult(page: page.path, bag: bag.path, source: source, built: built)
     }

@@ -51,6 +51,10 @@ import Testing
         #expect(page.contains("| `data/app/Info-fragment.plist` |"))
         let bundle = try JSONSerialization.jsonObject(with: try #require(files["test-bundle-1.0.0/data/bundle.json"])) as? [String: Any]
         #expect((bundle?["components"] as? [String: Any]).map { Set($0.keys) } == ["icons"])
+        // No page to open, and preview says why.
+        let preview = try MCPackBinary.run(["preview", "--no-open", "dist/test-bundle-1.0.0.zip"], in: project.root)
+        #expect(preview.status == 2)
+        #expect(preview.stderr.contains("holds no preview page (data/preview/index.html): it was built with [preview] include = false, from a project without a document"), "\(preview.stderr)")
     }
 
     @Test func aDocumentWithClausesAndNoCategoryIconsShowsTheMenuByName() throws {
