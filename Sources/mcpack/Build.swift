@@ -12,6 +12,8 @@ struct Build: AsyncParsableCommand {
             tinted variants) and the launch layers, puts the icon, the launch layers \
             and the category icons in one Assets.xcassets for Xcode, \
             and writes <output>/<name>-<version>.<format> with <archive>.sha256 beside it. \
+            Each input whose table bundle.toml leaves out is left out of the bundle \
+            ([clauses] needs [document], [categories] needs [clauses]). \
             Every picture ships as 8-bit sRGB, upright: embedded colour profiles, CMYK, \
             16-bit depth and EXIF orientation are converted, and bundle.json records what \
             was done to each input. \

@@ -10,9 +10,10 @@ import Mustache
 /// from Templates/html with the pictures inlined, so the page is one file.
 package enum HTMLReports {
     /// Renders Templates/html/<name>.mustache with `content`; the page's
-    /// values are looked up in `content`, the style beside it.
-    static func render<Content>(_ name: String, _ content: Content) throws -> Data {
-        let set = try TemplateSet.load("html")
+    /// values are looked up in `content`, the style beside it. `set`: the
+    /// templates when the caller has loaded them already.
+    static func render<Content>(_ name: String, _ content: Content, set: TemplateSet? = nil) throws -> Data {
+        let set = try set ?? TemplateSet.load("html")
         let style = String(decoding: set.render([String: String]()).first { $0.path == "style.css" }?.data ?? Data(), as: UTF8.self)
         return Data(try set.render(page: name, Flattened(style: style, content: content)).utf8)
     }
@@ -171,7 +172,7 @@ package enum HTMLReports {
             old: (report.old as NSString).lastPathComponent, new: (report.new as NSString).lastPathComponent, summary: report.summary, sections: sections,
             texts: texts,
             hasImages: !images.isEmpty, images: images,
-            hasOthers: !others.isEmpty, others: others))
+            hasOthers: !others.isEmpty, others: others), set: templates)
     }
 
     /// Writes a page atomically where the user asked.

@@ -1,14 +1,6 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-import MCPackSchema
 import FileIO
-import Hashing
-import Imaging
-import ImagingTestSupport
 @testable import MCPackInputs
-@testable import MCPackKit
 import Testing
 
 /// The work cache across builds: cold and warm give the same bytes, the

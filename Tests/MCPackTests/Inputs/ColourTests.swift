@@ -68,10 +68,7 @@ import Testing
     }
 
     static func unpack(_ project: TestProject) throws -> URL {
-        let folder = project.url("unpacked")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try MCPackBinary.tool("python3", ["-m", "zipfile", "-e", project.url("dist/test-bundle-1.0.0.zip").path, "."], in: folder)
-        return folder.appendingPathComponent("test-bundle-1.0.0/data")
+        try project.unpacked().appendingPathComponent("data")
     }
 
     static func record(_ data: URL, _ component: String) throws -> [String: Any] {

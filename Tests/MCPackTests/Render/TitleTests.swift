@@ -3,12 +3,6 @@ import Foundation
 import FoundationXML
 #endif
 import MCPackSchema
-import FileIO
-import Hashing
-import Imaging
-import ImagingTestSupport
-@testable import MCPackInputs
-@testable import MCPackKit
 import Testing
 
 /// The bundle's title in the files rendered from Templates/bundle: XML,

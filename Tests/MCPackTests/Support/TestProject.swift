@@ -1,4 +1,5 @@
 import Foundation
+import FileIO
 import Imaging
 import ImagingTestSupport
 
@@ -110,6 +111,16 @@ struct TestProject {
     }
 
     func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
+
+    /// The built archive unpacked into unpacked/ by Python's zipfile, not
+    /// by mcpack; the bag's top folder in it.
+    func unpacked(_ archive: String = "dist/test-bundle-1.0.0.zip", top: String = "test-bundle-1.0.0") throws -> URL {
+        let folder = url("unpacked")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let extracted = try MCPackBinary.tool("python3", ["-m", "zipfile", "-e", url(archive).path, "."], in: folder)
+        guard extracted.status == 0 else { throw FileError(path: archive, message: "python3 -m zipfile -e failed: \(extracted.stdout)") }
+        return folder.appendingPathComponent(top)
+    }
 
     func write(_ relative: String, _ text: String) throws {
         try write(relative, Data(text.utf8))

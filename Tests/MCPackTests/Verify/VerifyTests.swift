@@ -60,10 +60,7 @@ import Testing
         #expect((json["problems"] as? [Any])?.isEmpty == true)
         #expect(((json["stats"] as? [String: Any])?["files"] as? Int ?? 0) > 50)
         // and the unpacked folder too
-        let unpack = project.url("unpacked")
-        try FileManager.default.createDirectory(at: unpack, withIntermediateDirectories: true)
-        try MCPackBinary.tool("python3", ["-m", "zipfile", "-e", project.url("dist/\(Self.name).zip").path, "."], in: unpack)
-        let folder = try Self.verify(unpack.appendingPathComponent(Self.name), in: project)
+        let folder = try Self.verify(try project.unpacked(), in: project)
         #expect(folder.status == 0, "\(folder.stdout)")
     }
 
@@ -74,10 +71,7 @@ import Testing
         let project = try TestProject.make(images: true)
         defer { project.destroy() }
         #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
-        let unpack = project.url("unpacked")
-        try FileManager.default.createDirectory(at: unpack, withIntermediateDirectories: true)
-        try MCPackBinary.tool("python3", ["-m", "zipfile", "-e", project.url("dist/\(Self.name).zip").path, "."], in: unpack)
-        let bag = unpack.appendingPathComponent(Self.name)
+        let bag = try project.unpacked()
         for path in ["data/.DS_Store", "data/document/._master.dzi", ".DS_Store"] {
             try Data("Bud1".utf8).write(to: bag.appendingPathComponent(path))
         }
@@ -358,9 +352,7 @@ import Testing
         let project = try TestProject.make()
         defer { project.destroy() }
         _ = try Self.builtEntries(project)
-        let unpack = project.url("unpacked")
-        try FileManager.default.createDirectory(at: unpack, withIntermediateDirectories: true)
-        try MCPackBinary.tool("python3", ["-m", "zipfile", "-e", project.url("dist/\(Self.name).zip").path, "."], in: unpack)
+        let unpack = try project.unpacked().deletingLastPathComponent()
         let script = """
             import io, os, sys, tarfile
             class Zeros(io.RawIOBase):
@@ -472,10 +464,7 @@ import Testing
         defer { project.destroy() }
         try project.edit("bundle.toml", "overlap = 1", "overlap = 1\nlayout = \"iiif3\"\niiif_base_url = \"https://example.org/iiif\"")
         #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
-        let unpack = project.url("unpacked")
-        try FileManager.default.createDirectory(at: unpack, withIntermediateDirectories: true)
-        try MCPackBinary.tool("python3", ["-m", "zipfile", "-e", project.url("dist/\(VerifyTests.name).zip").path, "."], in: unpack)
-        let bag = unpack.appendingPathComponent(VerifyTests.name)
+        let bag = try project.unpacked()
         #expect(try VerifyTests.verify(bag, in: project).status == 0)
 
         // The whole 600 x 400 master at scale 4 is one tile of 150 x 100 px.

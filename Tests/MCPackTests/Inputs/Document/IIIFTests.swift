@@ -214,10 +214,7 @@ import Testing
         let project = try IIIFServiceTests.iiifProject()
         defer { project.destroy() }
         #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
-        let unpack = project.url("unpacked")
-        try FileManager.default.createDirectory(at: unpack, withIntermediateDirectories: true)
-        try MCPackBinary.tool("python3", ["-m", "zipfile", "-e", project.url("dist/\(VerifyTests.name).zip").path, "."], in: unpack)
-        let bag = unpack.appendingPathComponent(VerifyTests.name)
+        let bag = try project.unpacked()
         #expect(try VerifyTests.verify(bag, in: project).status == 0)
         let tile = Self.folder + "0,254,254,146/254,146/0/default.jpg"
         try Image.solid(width: 254, height: 254, ink: [10, 20, 30]).jpegData().write(to: bag.appendingPathComponent(tile))

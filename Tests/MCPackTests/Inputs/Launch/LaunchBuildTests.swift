@@ -1,14 +1,8 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-import MCPackSchema
-import FileIO
-import Hashing
 import Imaging
 import ImagingTestSupport
 @testable import MCPackInputs
-@testable import MCPackKit
+import MCPackSchema
 import Testing
 
 /// The launch layers in the archive a real build writes.
