@@ -31,8 +31,14 @@ extension ArchiveNames {
     /// which Apple's platforms have only from macOS 15 and iOS 18, above
     /// the package's floors: an invalid byte decodes to U+FFFD, which
     /// encodes to other bytes.
+    /// ASCII, as nearly every name is, needs no comparison; the rest is
+    /// compared in the string's own storage, not index by index through
+    /// `String.UTF8View`, which showed in a rebuild's profile (every entry
+    /// of the archive copied from goes through here).
     public static func text(_ bytes: [UInt8]) -> String? {
         let text = String(decoding: bytes, as: UTF8.self)
-        return text.utf8.elementsEqual(bytes) ? text : nil
+        if bytes.allSatisfy({ $0 < 0x80 }) { return text }
+        let same = text.utf8.withContiguousStorageIfAvailable { stored in stored.elementsEqual(bytes) } ?? text.utf8.elementsEqual(bytes)
+        return same ? text : nil
     }
 }

@@ -36,6 +36,21 @@ import Testing
 
     static let x = Data("x".utf8)
 
+    /// An entry's name is text only when its bytes are UTF-8: ASCII and
+    /// valid multi-byte names come back as they are; a stray byte, a lone
+    /// continuation, an encoded surrogate, an overlong form or a cut
+    /// sequence gives nil, however the decoder would have repaired it.
+    @Test func entryNamesAreTextOnlyWhenUTF8() {
+        for name in ["t/data/tiles/3_4.jpeg", "t/data/café.txt", "t/data/ŵyn/𝄞.txt", ""] {
+            #expect(ArchiveNames.text(Array(name.utf8)) == name)
+        }
+        for bytes: [UInt8] in [[0x74, 0xFF], [0x80], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0x61, 0xE2, 0x82], [0xEF, 0xBF]] {
+            #expect(ArchiveNames.text(bytes) == nil, "\(bytes)")
+        }
+        // What the decoder puts for a bad byte, written out, is valid.
+        #expect(ArchiveNames.text([0xEF, 0xBF, 0xBD]) == "\u{FFFD}")
+    }
+
     @Test func unsafeNamesAreReportedNotHandedOver() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }

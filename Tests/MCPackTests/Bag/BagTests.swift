@@ -26,6 +26,21 @@ import Testing
         #expect(!tagManifest.contains("tagmanifest"))
     }
 
+    /// A payload file is stored when its ending says it is compressed
+    /// already, whatever its case; the ending read from the bytes agrees
+    /// with Foundation's pathExtension on every kind of name.
+    @Test func storedEndingsAsFoundationReadsThem() {
+        let paths = ["document/p_files/12/3_4.jpeg", "document/p_files/12/3_4.JPG", "icons/a.png", "a.PnG", "clauses.json",
+                     "notes", "folder.png/notes", ".png", "dir/.gif", "a.tar.gz", "b.tar.zst", "c.zip", "d.Zip", "e.", "f.webp.txt",
+                     "g.txt.webp", "café.GIF", "ünïcödé/tile.jpg"]
+        for path in paths {
+            let ending = (path as NSString).pathExtension.lowercased()
+            let foundation = !["png", "jpg", "jpeg", "webp", "gif"].contains(ending) && !ArchiveFormat.compressedEndings.contains(ending)
+            #expect(PayloadFile.compressedByDefault(path) == foundation, "\(path)")
+        }
+        #expect(!PayloadFile.compressedByDefault("a/b/c.JPEG") && PayloadFile.compressedByDefault("a/b/c.json"))
+    }
+
     /// Paths that collide on a case-insensitive disk: each is named once,
     /// against the first of its group in path order, capitals or accents.
     @Test func namesDifferingOnlyByCaseAreWarnings() {
