@@ -4,6 +4,9 @@
 #
 #   FUZZ_SECONDS   seconds per target (default 120; 15 targets)
 #   FUZZ_TARGETS   which targets (default: all of them)
+#   FUZZ_SEEDED    set: the seeds and keys a run still going made are used
+#                  as they are (not made again under it), so a second run of
+#                  other targets can take another core
 #
 # Targets: bundle-toml and clauses-toml (the TOML loaders, with the checks
 # behind them), manifest and bag-info (a small real bag with that tag file
@@ -87,33 +90,38 @@ ASAN_OPTIONS=detect_leaks=0 MCPACK_FUZZ=1 swift build --scratch-path "$scratch" 
 fuzzer="$scratch/debug/mcpack-fuzz"
 [ -x "$fuzzer" ] || { echo "fuzz build failed" >&2; exit 2; }
 
-say "building the example bundle for the seeds"
-example="$scratch/example"
-rm -rf "$example" "$scratch/corpus"
-mkdir -p "$example"
-cp -R bundle.toml assets "$example/"
-[ -d MagnaCarta ] && cp -R MagnaCarta "$example/"
-(cd "$example" && ../../.build/release/mcpack build >/dev/null)
-
-say "making the signature targets' keys (ssh-keygen, in $scratch/keys/)"
-keys="$scratch/keys"
-rm -rf "$keys"
-mkdir -p "$keys"
-if command -v ssh-keygen >/dev/null; then
-  for spec in ed25519:ed25519: rsa:rsa:2048 ecdsa:ecdsa-256:256 ecdsa:ecdsa-384:384 ecdsa:ecdsa-521:521; do
-    IFS=: read -r type name bits <<<"$spec"
-    ssh-keygen -q -t "$type" ${bits:+-b "$bits"} -N '' -C "$name@mcpack-fuzz" -f "$keys/$name"
-  done
-  ssh-keygen -q -t ed25519 -N '' -C ca@mcpack-fuzz -f "$keys/ca"
-  ssh-keygen -q -s "$keys/ca" -I fuzz-certificate -n builds@example.org -V 20200101:20991231 "$keys/ed25519.pub"
-  ssh-keygen -q -t ed25519 -N 'fuzz passphrase' -C encrypted@mcpack-fuzz -f "$keys/encrypted"
+if [ -n "${FUZZ_SEEDED:-}" ]; then
+  example="$scratch/example" keys="$scratch/keys"
+  [ -d "$scratch/corpus" ] && [ -d "$keys" ] || { echo "FUZZ_SEEDED: no seeds in $scratch/corpus yet; run once without it" >&2; exit 2; }
 else
-  echo "no ssh-keygen (openssh-client): the OpenSSH targets start from OpenSSH's FIDO vectors only"
+  say "building the example bundle for the seeds"
+  example="$scratch/example"
+  rm -rf "$example" "$scratch/corpus"
+  mkdir -p "$example"
+  cp -R bundle.toml assets "$example/"
+  [ -d MagnaCarta ] && cp -R MagnaCarta "$example/"
+  (cd "$example" && ../../.build/release/mcpack build >/dev/null)
+
+  say "making the signature targets' keys (ssh-keygen, in $scratch/keys/)"
+  keys="$scratch/keys"
+  rm -rf "$keys"
+  mkdir -p "$keys"
+  if command -v ssh-keygen >/dev/null; then
+    for spec in ed25519:ed25519: rsa:rsa:2048 ecdsa:ecdsa-256:256 ecdsa:ecdsa-384:384 ecdsa:ecdsa-521:521; do
+      IFS=: read -r type name bits <<<"$spec"
+      ssh-keygen -q -t "$type" ${bits:+-b "$bits"} -N '' -C "$name@mcpack-fuzz" -f "$keys/$name"
+    done
+    ssh-keygen -q -t ed25519 -N '' -C ca@mcpack-fuzz -f "$keys/ca"
+    ssh-keygen -q -s "$keys/ca" -I fuzz-certificate -n builds@example.org -V 20200101:20991231 "$keys/ed25519.pub"
+    ssh-keygen -q -t ed25519 -N 'fuzz passphrase' -C encrypted@mcpack-fuzz -f "$keys/encrypted"
+  else
+    echo "no ssh-keygen (openssh-client): the OpenSSH targets start from OpenSSH's FIDO vectors only"
+  fi
 fi
 
 export SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=$leaks"
 export MCPACK_FUZZ_PROJECT="$example" MCPACK_FUZZ_BASE="$scratch/corpus/base.zip" MCPACK_FUZZ_KEYS="$keys"
-"$fuzzer" seed "$scratch/corpus" "$example"/dist/*.zip "$example" "$keys"
+[ -n "${FUZZ_SEEDED:-}" ] || "$fuzzer" seed "$scratch/corpus" "$example"/dist/*.zip "$example" "$keys"
 
 mkdir -p "$scratch/findings"
 status=0
