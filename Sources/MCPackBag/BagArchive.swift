@@ -162,6 +162,7 @@ private final class BagWriting {
     /// The files a stream makes, each written and hashed as it comes.
     package func add(_ stream: any PayloadStream) throws -> [Bag.Entry] {
         var written: [Bag.Entry] = []
+        written.reserveCapacity(stream.paths.count)
         let hashes = LockedArray<String>(repeating: "", count: stream.paths.count)
         try stream.make { path, data in
             let index = written.count

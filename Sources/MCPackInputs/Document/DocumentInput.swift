@@ -237,6 +237,7 @@ package enum DocumentInput: BundleInput {
                                        progress: progress, describe: { env.failure(settings.image, $0) },
                                        spillFolder: env.cache("tiles").folder)
             stream.note = { env.report(.note($0)) }
+            stream.order = order
             return Made(payload: [], stream: stream, record: record(tiles: tileCount(paths), colour: colour))
         }
 

@@ -35,6 +35,9 @@ package struct PyramidStream: PayloadStream, @unchecked Sendable {
     package let spillFolder: URL
     /// dzsave's own order holds back a row or two of tiles, far below.
     package var heldInMemory = 32 << 20
+    /// Each path's place in `paths`, when the caller holds that table
+    /// already: one table of 17,000 paths at the build's peak, not two.
+    package var order: [String: Int]?
     /// Told once if tiles are set aside on disk: the order was not the
     /// one expected, which is worth reporting.
     package var note: @Sendable (String) -> Void = { _ in }
@@ -110,7 +113,7 @@ package struct PyramidStream: PayloadStream, @unchecked Sendable {
     }
 
     private func read(_ handle: FileHandle, _ body: (String, Data) throws -> Void) throws {
-        let index = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let index = order ?? Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         var early: [Int: Held] = [:]
         var held = 0
         var spill: SpillFile?

@@ -446,11 +446,14 @@ package enum Builder {
         return defaultSourceDate
     }
 
+    /// In UTC, `2026-11-28T21:03:37Z` or `2026-11-28`. Through the Swift
+    /// format style, not ISO8601DateFormatter, which loads ICU's calendar,
+    /// number and time-zone data for it: the only data of ICU's that a
+    /// build's pages held.
     static func isoDate(_ seconds: Int, time: Bool) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.formatOptions = time ? [.withInternetDateTime] : [.withFullDate]
-        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+        let style = Date.ISO8601FormatStyle(timeZone: TimeZone(secondsFromGMT: 0)!)
+        return time ? date.formatted(style) : date.formatted(style.year().month().day())
     }
 
     static func display(_ url: URL) -> String {

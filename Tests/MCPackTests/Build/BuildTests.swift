@@ -6,6 +6,22 @@ import Testing
 @Suite struct BuildTests {
     static let formats = ["zip", "tar.gz", "tar.zst"]
 
+    /// The dates bag-info.txt and bundle.json state, as ISO8601DateFormatter
+    /// writes them in UTC: from the first time a zip can stamp to the last
+    /// SOURCE_DATE_EPOCH takes, across a leap day and a second before midnight.
+    @Test func isoDatesAsTheFormatterWritesThem() {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        for seconds in [315_532_800, 951_782_399, 1_709_251_199, 1_764_355_417, Builder.defaultSourceDate, 4_102_444_800] {
+            let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+            formatter.formatOptions = [.withInternetDateTime]
+            #expect(Builder.isoDate(seconds, time: true) == formatter.string(from: date))
+            formatter.formatOptions = [.withFullDate]
+            #expect(Builder.isoDate(seconds, time: false) == formatter.string(from: date))
+        }
+        #expect(Builder.isoDate(1_709_251_199, time: true) == "2024-02-29T23:59:59Z")
+    }
+
     @Test func writesTheArchiveAndAChecksumSha256sumAccepts() throws {
         let project = try TestProject.make()
         defer { project.destroy() }
