@@ -137,14 +137,21 @@ extension DocumentInput {
     private static func compare(expected: Set<String>, in folder: String, of bag: BagView, descriptor: String, size: String,
                                 kind: String, leaving: Set<String> = []) -> [Problem] {
         var problems: [Problem] = []
-        let present = Set(bag.files.keys.filter { $0.hasPrefix(folder) && !leaving.contains($0) })
-        let missing = expected.subtracting(present).sorted()
+        // Counted rather than set against each other: the usual pyramid is
+        // whole, and two sets of 17,000 paths showed in verify's profile.
+        func present(_ path: String) -> Bool { path.hasPrefix(folder) && !leaving.contains(path) }
+        var found = 0
+        var extras: [String] = []
+        for path in bag.files.keys where present(path) {
+            if expected.contains(path) { found += 1 } else { extras.append(path) }
+        }
+        let missing = found == expected.count ? [] : expected.filter { bag.files[$0] == nil || !present($0) }.sorted()
         if let stoppedAt = bag.stoppedAt, let first = missing.first {
             problems.append(Problem(descriptor, "pyramid-complete", "\(missing.count) tiles it implies were not reached: reading stopped \(stoppedAt) (first: \(first))"))
         } else {
             for tile in missing { problems.append(Problem(tile, "pyramid-complete", "a tile the \(kind) implies is missing")) }
         }
-        for extra in present.subtracting(expected).sorted() {
+        for extra in extras.sorted() {
             problems.append(Problem(extra, "pyramid-complete", "not a tile of the \(size) pyramid the \(kind) describes"))
         }
         return problems
