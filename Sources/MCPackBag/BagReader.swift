@@ -171,10 +171,9 @@ package final class BagReader {
     private var lastName: String?
     private var reopened = 0
 
-    // Entries hashed on every core (`hashesOnWorkers`): a zip's stored
-    // ones read by offset, a tar's copied out as libarchive reads them.
-    private let hashesOnWorkers: Bool
-    private var workers: HashingWorkers?
+    // A zip's stored entries read by offset (`readsStoredByOffset`).
+    private let readsStoredByOffset: Bool
+    private var spans: StoredSpans?
     /// The zip's directory, its local headers in ascending order (what a
     /// stored entry's bytes are looked up in).
     private var spanDirectory: [ZipDirectory.Entry] = []
@@ -183,9 +182,7 @@ package final class BagReader {
     private var queue: [Queued] = []
     private var queueHead = 0
     private var hashing = 0
-    /// Bytes of entries copied out for the workers and not yet handed over.
-    private var copiedBytes: Int64 = 0
-    private var batch: [HashingWorkers.Job] = []
+    private var batch: [StoredSpans.Job] = []
     private var batchBytes: Int64 = 0
     private var tickets = 0
     /// Entries read by offset so far (the rest through libarchive).
@@ -194,17 +191,11 @@ package final class BagReader {
     private static let window = 1024
     private static let batchLimit: Int64 = 1 << 20
     private static let batchCount = 256
-    /// A tar's entries are copied out for the workers up to this size, and
-    /// while fewer bytes than `copiedLimit` wait: past it, memory would grow
-    /// with the archive when hashing falls behind the decompression.
-    private static let copyLimit: Int64 = 4 << 20
-    private static let copiedLimit: Int64 = 32 << 20
 
     private enum Queued {
         case file(File)
         case issue(Issue)
-        /// `copied`: the bytes copied out for it (a tar's entry), else 0.
-        case hashing(ticket: Int, entry: Entry, copied: Int64)
+        case hashing(ticket: Int, entry: Entry)
     }
 
     // A folder's state.
@@ -222,15 +213,15 @@ package final class BagReader {
     /// `keep`: asked once for each safe entry, in order, before it is read.
     /// `checkCRC: false`: a zip entry's CRC-32 is not checked, for a caller
     /// that checks every byte against a manifest's SHA-256 anyway.
-    /// `hashesOnWorkers`: entries are hashed on every core while the
-    /// headers are walked (`HashingWorkers`), but for those the caller
-    /// streams: a zip's stored entries read where they lie, a tar's copied
-    /// out as libarchive decompresses them; handed over in order all the same.
+    /// `readsStoredByOffset`: a zip's stored entries, but for those the
+    /// caller streams, are read where they lie and hashed on every core
+    /// while the headers are walked (`StoredSpans`); handed over in order all
+    /// the same.
     package init(_ path: String, limits: BagLimits = BagLimits(), only: Set<String>? = nil, crossCheckZip: Bool = false,
-         zipDirectory: ZipBagDirectory? = nil, checkCRC: Bool = true, hashesOnWorkers: Bool = false,
+         zipDirectory: ZipBagDirectory? = nil, checkCRC: Bool = true, readsStoredByOffset: Bool = false,
          refusing: @escaping (Issue) -> Bool = { _ in false }, keep: @escaping (Entry) throws -> Keep) throws {
         self.path = path
-        self.hashesOnWorkers = hashesOnWorkers
+        self.readsStoredByOffset = readsStoredByOffset
         self.zipDirectory = zipDirectory
         self.limits = limits
         self.only = only
@@ -251,7 +242,7 @@ package final class BagReader {
         }
     }
 
-    deinit { workers?.stop() }
+    deinit { spans?.stop() }
 
     /// The next entry read, or nil at the end (or where reading stopped).
     package func next() throws -> File? {
@@ -293,7 +284,7 @@ package final class BagReader {
             // Stored entries read by offset need a directory in libarchive's
             // order; libarchive then reads little more than the headers.
             var offsetDirectory: [ZipDirectory.Entry]?
-            if hashesOnWorkers, only == nil, let directory = zipDirectory?.raw ?? ZipDirectory.entries(of: path), Self.ascending(directory) {
+            if readsStoredByOffset, only == nil, let directory = zipDirectory?.raw ?? ZipDirectory.entries(of: path), Self.ascending(directory) {
                 offsetDirectory = directory
             }
             let probe = Result { () throws -> (ArchiveReader, ArchiveReader.Entry?) in
@@ -308,7 +299,7 @@ package final class BagReader {
                 throughDirectory = true
                 if let directory = offsetDirectory, let file = try? FileReader(path: path) {
                     spanDirectory = directory
-                    workers = HashingWorkers(file, entries: directory.count)
+                    spans = StoredSpans(file, entries: directory.count)
                 }
                 return
             case .failure(let error):
@@ -322,12 +313,11 @@ package final class BagReader {
             }
         }
         do { archive = try ArchiveReader(path: path, checkCRC: checkCRC) } catch { throw CannotOpen(path: path, cause: error as? FileError ?? FileError(path: path, message: "\(error)")) }
-        if hashesOnWorkers, only == nil { workers = HashingWorkers(nil, entries: 0) }
     }
 
     private func nextInArchive() throws -> File? {
         guard archive != nil else { return nil }
-        if let workers { return try nextThroughWorkers(workers) }
+        if let spans { return try nextThroughSpans(spans) }
         while !finished {
             if let only, only.isEmpty {
                 // Every wanted entry found: the rest is not walked.
@@ -349,9 +339,9 @@ package final class BagReader {
         return nil
     }
 
-    /// The next entry in order, those hashed by the workers while
+    /// The next entry in order, stored ones hashed by the workers while
     /// the headers after them are walked, up to `window` ahead.
-    private func nextThroughWorkers(_ workers: HashingWorkers) throws -> File? {
+    private func nextThroughSpans(_ spans: StoredSpans) throws -> File? {
         while true {
             if queueHead < queue.count {
                 switch queue[queueHead] {
@@ -362,19 +352,18 @@ package final class BagReader {
                 case .file(let file):
                     dequeue()
                     return file
-                case .hashing(let ticket, let entry, let copied):
-                    if finished || hashing >= Self.window || copiedBytes >= Self.copiedLimit || workers.isDone(ticket) {
+                case .hashing(let ticket, let entry):
+                    if finished || hashing >= Self.window || spans.isDone(ticket) {
                         dequeue()
                         hashing -= 1
-                        copiedBytes -= copied
                         sendBatch()
-                        return try handOver(entry, workers.take(ticket))
+                        return try handOver(entry, spans.take(ticket))
                     }
                 }
             } else if finished {
                 return nil
             }
-            try walkOne()
+            try walkOne(spans)
         }
     }
 
@@ -390,7 +379,7 @@ package final class BagReader {
     }
 
     /// One header walked: its entry read, handed to a worker, or passed.
-    private func walkOne() throws {
+    private func walkOne(_ spans: StoredSpans) throws {
         guard let raw = try nextHeader() else { return }
         switch try admit(raw) {
         case .passed, .stopped:
@@ -400,53 +389,21 @@ package final class BagReader {
             if case .skip = keeping.bytes {
                 queue.append(.file(File(entry: entry, size: entry.size ?? 0)))
             } else if let job = spanJob(raw, entry, keeping) {
-                enqueue(job, entry)
-            } else if !isZip, keeping.stream == nil, let size = entry.size, size <= Self.copyLimit {
-                switch try copyOut(entry, keeping) {
-                case .job(let job): enqueue(job, entry)
-                case .ended(let file): if let file { queue.append(.file(file)) }
-                }
+                queue.append(.hashing(ticket: job.ticket, entry: entry))
+                hashing += 1
+                batch.append(job)
+                batchBytes += job.count
+                if batchBytes >= Self.batchLimit || batch.count >= Self.batchCount { sendBatch() }
             } else if let file = try read(entry, keeping) {
                 queue.append(.file(file))
             }
         }
     }
 
-    private func enqueue(_ job: HashingWorkers.Job, _ entry: Entry) {
-        let copied = Int64(job.read?.count ?? 0)
-        queue.append(.hashing(ticket: job.ticket, entry: entry, copied: copied))
-        hashing += 1
-        copiedBytes += copied
-        batch.append(job)
-        batchBytes += job.count
-        if batchBytes >= Self.batchLimit || batch.count >= Self.batchCount { sendBatch() }
-    }
-
-    private enum CopiedOut {
-        case job(HashingWorkers.Job)
-        /// Not read whole: damaged (said already), or reading stopped (nil).
-        case ended(File?)
-    }
-
-    /// A tar's entry read through libarchive, its bytes copied out for a
-    /// worker to hash.
-    private func copyOut(_ entry: Entry, _ keeping: Keep) throws -> CopiedOut {
-        var data = Data()
-        data.reserveCapacity(Int(entry.size ?? 0))
-        switch try pump(entry, { chunk, _ in data.append(contentsOf: chunk) }) {
-        case .ended(let file):
-            return .ended(file)
-        case .whole(let size):
-            tickets += 1
-            return .job(HashingWorkers.Job(ticket: tickets, index: -1, localHeader: 0, dataStart: 0, count: size,
-                                           bytes: keeping.bytes, digests: keeping.digests, crc: nil, read: data))
-        }
-    }
-
     /// The job that reads `entry` by offset, or nil when libarchive is to
     /// read it: not stored, streamed, warned of, not where the directory
     /// says, past the file's end or past a limit (which that read reports).
-    private func spanJob(_ raw: ArchiveReader.Entry, _ entry: Entry, _ keeping: Keep) -> HashingWorkers.Job? {
+    private func spanJob(_ raw: ArchiveReader.Entry, _ entry: Entry, _ keeping: Keep) -> StoredSpans.Job? {
         guard keeping.stream == nil, raw.warning == nil, let size = entry.size,
               let span = archive?.storedSpan(), span.count == size,
               let index = directoryIndex(before: UInt64(span.offset)) else { return nil }
@@ -461,12 +418,12 @@ package final class BagReader {
         bytesRead += size
         tickets += 1
         readByOffset += 1
-        return HashingWorkers.Job(ticket: tickets, index: index, localHeader: listed.localHeader, dataStart: UInt64(span.offset),
+        return StoredSpans.Job(ticket: tickets, index: index, localHeader: listed.localHeader, dataStart: UInt64(span.offset),
                                count: size, bytes: keeping.bytes, digests: keeping.digests, crc: checkCRC ? listed.crc32 : nil)
     }
 
     private func sendBatch() {
-        workers?.submit(batch)
+        spans?.submit(batch)
         batch.removeAll(keepingCapacity: true)
         batchBytes = 0
     }
@@ -493,7 +450,7 @@ package final class BagReader {
     }
 
     /// A hashed entry handed over; its damage said in its turn.
-    private func handOver(_ entry: Entry, _ outcome: HashingWorkers.Outcome) throws -> File {
+    private func handOver(_ entry: Entry, _ outcome: StoredSpans.Outcome) throws -> File {
         let size = entry.size ?? 0
         switch outcome {
         case .read(let digests, let data, let head):
@@ -615,35 +572,10 @@ package final class BagReader {
     /// Reads an admitted entry's bytes, holding what `keeping` asks for and
     /// counting them against the limits; nil where reading ended.
     private func read(_ entry: Entry, _ keeping: Keep) throws -> File? {
+        guard let reader = archive else { return nil }
+        let name = entry.name
         let hashers = try keeping.digests.map { ($0, try Digest($0)) }
         var held = Held(keeping)
-        let pumped = try pump(entry) { chunk, size in
-            for (_, hasher) in hashers { hasher.update(chunk) }
-            try held.take(chunk, size: size)
-        }
-        let size: Int64
-        switch pumped {
-        case .ended(let file): return file
-        case .whole(let whole): size = whole
-        }
-        var digests: [DigestAlgorithm: String] = [:]
-        for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
-        return File(entry: entry, size: size, digests: digests, data: held.data, head: held.head)
-    }
-
-    private enum Pumped {
-        case whole(Int64)
-        /// Not read whole: damaged (said already, the entry handed over as
-        /// such), or reading stopped (nil).
-        case ended(File?)
-    }
-
-    /// The current entry's bytes through libarchive, each chunk to `take`
-    /// with the size read so far, counted against the limits; the damage
-    /// or the end met said as an issue.
-    private func pump(_ entry: Entry, _ take: (UnsafeRawBufferPointer, Int64) throws -> Void) throws -> Pumped {
-        guard let reader = archive else { return .ended(nil) }
-        let name = entry.name
         var size: Int64 = 0
         var limit: Issue?
         var callerError: Error?
@@ -653,8 +585,9 @@ package final class BagReader {
         let readEntry: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void = isZip ? reader.readBlocks : reader.readData
         do {
             try readEntry { chunk in
+                for (_, hasher) in hashers { hasher.update(chunk) }
                 size += Int64(chunk.count)
-                do { try take(chunk, size) } catch {
+                do { try held.take(chunk, size: size) } catch {
                     callerError = error
                     throw CancellationError()
                 }
@@ -664,10 +597,10 @@ package final class BagReader {
         } catch is CancellationError {
             if let callerError { throw callerError }
             try stop(limit!, at: "in \(name)")
-            return .ended(nil)
+            return nil
         } catch let damage as ArchiveReader.EntryDamaged {
             // Only this entry is bad: say so once and read on.
-            return .ended(try damaged(entry, inflated: size, damage.description))
+            return try damaged(entry, inflated: size, damage.description)
         } catch {
             // A zip's directory says where every entry starts, so damage
             // inside one (a deflate stream libarchive gives up on) need
@@ -678,14 +611,16 @@ package final class BagReader {
             if throughDirectory, reopened < 100, let resumed = reopen(past: entries) {
                 reopened += 1
                 archive = resumed
-                return .ended(try damaged(entry, inflated: size, "cannot read the entry's data: \(error)"))
+                return try damaged(entry, inflated: size, "cannot read the entry's data: \(error)")
             }
             try stop(Issue(kind: .truncated, path: name, message: "the archive cannot be read past this entry: \(error)", cause: error as? FileError),
                      at: "in \(name)")
-            return .ended(nil)
+            return nil
         }
         bytesRead += size
-        return .whole(size)
+        var digests: [DigestAlgorithm: String] = [:]
+        for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
+        return File(entry: entry, size: size, digests: digests, data: held.data, head: held.head)
     }
 
     /// The limit an entry passes once `entryBytes` of it are unpacked: its
@@ -743,8 +678,8 @@ package final class BagReader {
         // The workers' local headers, each read with its entry's bytes, are
         // not read again.
         sendBatch()
-        let found = workers?.finish()
-        workers?.stop()
+        let found = spans?.finish()
+        spans?.stop()
         if crossCheckZip && isZip && complete, let directory = zipDirectory?.raw ?? ZipDirectory.entries(of: path) {
             let checked: (Int) -> Bool = { index in found.map { index < $0.count && $0[index] } ?? false }
             for (name, message) in Self.directoryMismatches(streamed: streamedNames, directory: directory.map(\.name))

@@ -3,22 +3,15 @@ import FileIO
 import Foundation
 import Hashing
 
-/// Entries hashed on every core while `BagReader` walks the headers on its
-/// own thread, handed back by ticket so the reader hands them over in
-/// order. Two kinds of entry come here:
-///
-/// - A zip's stored entries, hashed where they lie: libarchive reads each
-///   entry's local header (its name, type, method, warnings, as for every
-///   other entry), says where the bytes start, and leaves them unread; a
-///   worker reads them by offset, with their local header in front, which
-///   it checks again (the signature, stored, not encrypted, the data where
-///   libarchive found them), and hashes them. No inflate, no copy beyond
-///   the read, and no CRC-32 unless the reader checks CRCs.
-/// - A tar's entries, which only libarchive's one stream can read: the
-///   reader copies each out as libarchive decompresses it (counting it
-///   against the limits, as every read does), and a worker hashes the
-///   copy, so the digests no longer wait on the decompression's core.
-final class HashingWorkers: @unchecked Sendable {
+/// A zip's stored entries hashed where they lie, on every core, while
+/// `BagReader` walks the headers on its own thread: libarchive reads each
+/// entry's local header (its name, type, method, warnings, as for every
+/// other entry), says where the bytes start, and leaves them unread; a
+/// worker reads them by offset, with their local header in front, which it
+/// checks again (the signature, stored, not encrypted, the data where
+/// libarchive found them), and hashes them. No inflate, no copy beyond the
+/// read, and no CRC-32 unless the reader checks CRCs.
+final class StoredSpans: @unchecked Sendable {
     /// One entry's bytes to hash: `count` bytes from `dataStart`, whose
     /// local header is at `localHeader` (entry `index` of the directory).
     struct Job {
@@ -31,10 +24,6 @@ final class HashingWorkers: @unchecked Sendable {
         var digests: Set<DigestAlgorithm>
         /// The CRC-32 to check the bytes against, when CRCs are checked.
         var crc: UInt32?
-        /// The entry's bytes, read already (a tar's): hashed as they are,
-        /// nothing read from the file; `index`, `localHeader` and
-        /// `dataStart` mean nothing then.
-        var read: Data?
     }
 
     enum Outcome {
@@ -51,8 +40,7 @@ final class HashingWorkers: @unchecked Sendable {
     /// headers between) in one read.
     private static let bufferSize = 2 << 20
 
-    /// The zip whose stored entries are read by offset; nil for a tar.
-    private let file: FileReader?
+    private let file: FileReader
     private let condition = NSCondition()
     private var outcomes: [Int: Outcome] = [:]
     private var running = 0
@@ -61,7 +49,7 @@ final class HashingWorkers: @unchecked Sendable {
     private var checked: [Bool]
     private var buffers: [UnsafeMutableRawBufferPointer] = []
 
-    init(_ file: FileReader?, entries: Int) {
+    init(_ file: FileReader, entries: Int) {
         self.file = file
         checked = Array(repeating: false, count: entries)
     }
@@ -136,22 +124,11 @@ final class HashingWorkers: @unchecked Sendable {
             // read of their whole extent; one too large alone, by itself.
             var first = 0
             while first < jobs.count {
-                if let read = jobs[first].read {
-                    let job = jobs[first]
-                    done.append((job.ticket, read.withUnsafeBytes { outcome(job, data: $0) }))
-                    first += 1
-                    continue
-                }
-                guard let file else {
-                    done.append((jobs[first].ticket, .damaged("cannot read the entry's data")))
-                    first += 1
-                    continue
-                }
                 var last = first
                 var end = jobs[first].dataStart + UInt64(jobs[first].count)
                 // Each entry's header before its data: a hostile directory's
                 // offsets must not make a range run backwards.
-                while last + 1 < jobs.count, jobs[last + 1].read == nil, jobs[last + 1].localHeader >= end, jobs[last + 1].localHeader < jobs[last + 1].dataStart,
+                while last + 1 < jobs.count, jobs[last + 1].localHeader >= end, jobs[last + 1].localHeader < jobs[last + 1].dataStart,
                       jobs[last + 1].dataStart + UInt64(jobs[last + 1].count) - jobs[first].localHeader <= UInt64(buffer.count) {
                     last += 1
                     end = jobs[last].dataStart + UInt64(jobs[last].count)
@@ -162,7 +139,7 @@ final class HashingWorkers: @unchecked Sendable {
                 for job in jobs[first...last] {
                     let (outcome, headerFound) = together
                         ? hash(job, in: UnsafeRawBufferPointer(rebasing: buffer[Int(job.localHeader - start)..<Int(job.dataStart - start + UInt64(job.count))]))
-                        : run(job, file, buffer)
+                        : run(job, buffer)
                     done.append((job.ticket, outcome))
                     if headerFound { headers.append(job.index) }
                 }
@@ -217,31 +194,26 @@ final class HashingWorkers: @unchecked Sendable {
               local.dataStart == job.dataStart, local.method == 0, !local.isEncrypted else {
             return (.damaged(Self.misplaced), false)
         }
-        return (outcome(job, data: UnsafeRawBufferPointer(rebasing: bytes[Int(job.dataStart - job.localHeader)...])), true)
-    }
-
-    /// One entry's whole bytes hashed (and its CRC-32 checked, when asked),
-    /// and what its `Keep` holds of them taken.
-    private func outcome(_ job: Job, data: UnsafeRawBufferPointer) -> Outcome {
+        let data = UnsafeRawBufferPointer(rebasing: bytes[Int(job.dataStart - job.localHeader)...])
         var held = Held(BagReader.Keep(job.bytes))
         var digests: [DigestAlgorithm: String] = [:]
         for algorithm in job.digests {
-            guard let hasher = try? Digest(algorithm) else { return .damaged("cannot hash the entry (\(algorithm.rawValue))") }
+            guard let hasher = try? Digest(algorithm) else { return (.damaged("cannot hash the entry (\(algorithm.rawValue))"), true) }
             hasher.update(data)
             digests[algorithm] = hasher.finish()
         }
         if let declared = job.crc {
             var crc = CRC32()
             crc.update(data)
-            if crc.value != declared { return .damaged(CRC32.mismatch(computed: crc.value, declared: declared)) }
+            if crc.value != declared { return (.damaged(CRC32.mismatch(computed: crc.value, declared: declared)), true) }
         }
         try? held.take(data, size: Int64(data.count))
-        return .read(digests: digests, data: held.data, head: held.head)
+        return (.read(digests: digests, data: held.data, head: held.head), true)
     }
 
     /// Reads and hashes one entry; whether its local header was found as
     /// the directory says.
-    private func run(_ job: Job, _ file: FileReader, _ buffer: UnsafeMutableRawBufferPointer) -> (Outcome, Bool) {
+    private func run(_ job: Job, _ buffer: UnsafeMutableRawBufferPointer) -> (Outcome, Bool) {
         let end = job.dataStart + UInt64(job.count)
         guard job.localHeader < job.dataStart, job.dataStart - job.localHeader <= Self.headerLimit else {
             return (.damaged(Self.misplaced), false)

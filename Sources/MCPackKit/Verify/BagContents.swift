@@ -85,7 +85,7 @@ extension BagContents {
         // digests alone, while unzip, which a receiver may use, refuses it.
         let skipsCRC = directory != nil && archiveCovered
         let reader = try BagReader(path, limits: limits, crossCheckZip: true, zipDirectory: directory, checkCRC: !skipsCRC,
-                                   hashesOnWorkers: true) { entry in
+                                   readsStoredByOffset: true) { entry in
             let path = entry.path
             let wanted: Set<DigestAlgorithm>
             if BagNames.isTagFile(path) {

@@ -6,12 +6,11 @@ import Hashing
 import MCPackSchema
 import Testing
 
-/// Entries hashed on the workers (`hashesOnWorkers`, what verify reads
-/// with: a zip's stored entries read where they lie, a tar's copied out of
-/// libarchive's stream) give what libarchive's own read gives: the same
+/// A zip's stored entries read where they lie (`readsStoredByOffset`, what
+/// verify reads with) give what libarchive's own read gives: the same
 /// entries, sizes, digests, bytes kept, damage and issues, in the same
 /// order; and an entry whose bytes are not where its headers say is caught.
-@Suite struct HashingWorkersTests {
+@Suite struct StoredSpansTests {
     /// Stored and deflated entries of many sizes (none, one byte, over a
     /// worker's 1 MiB buffer), with unsafe and duplicate names between
     /// them, so that issues met while entries are being hashed keep their
@@ -30,9 +29,9 @@ import Testing
         return entries
     }
 
-    static func zip(_ entries: [(String, Data, Bool)], at url: URL, format: ArchiveWriter.Format = .zip) throws {
+    static func zip(_ entries: [(String, Data, Bool)], at url: URL) throws {
         ProcessSetUp.done
-        let writer = try ArchiveWriter(path: url.path, format: format)
+        let writer = try ArchiveWriter(path: url.path, format: .zip)
         for (path, data, compress) in entries {
             try writer.add(path: path, data: data, mtime: Builder.defaultSourceDate, compress: compress)
         }
@@ -61,7 +60,7 @@ import Testing
 
     static func read(_ path: String, byOffset: Bool, checkCRC: Bool) throws -> Read {
         let reader = try BagReader(path, crossCheckZip: true, zipDirectory: ZipBagDirectory(path), checkCRC: checkCRC,
-                                   hashesOnWorkers: byOffset) { keep($0) }
+                                   readsStoredByOffset: byOffset) { keep($0) }
         var files: [String] = []
         while let file = try reader.next() {
             let digests = file.digests.sorted { $0.key < $1.key }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ",")
@@ -69,38 +68,6 @@ import Testing
         }
         return Read(files: files, issues: reader.issues.map { "\($0.kind) \($0.path): \($0.message)" }, complete: reader.complete,
                     bytes: reader.bytesRead, byOffset: reader.readByOffset)
-    }
-
-    /// A tar's entries, more than the reader hands the workers at once
-    /// (1,024) and one past the size it copies out (4 MiB, read on the
-    /// reader's thread instead), come out as a read on one thread gives
-    /// them; so do a tar.gz cut short and one whose stream is damaged
-    /// inside an entry.
-    @Test(arguments: [ArchiveWriter.Format.tarZst, .tarGz])
-    func aTarsEntriesHashedOnTheWorkersReadAsOnOneThread(format: ArchiveWriter.Format) throws {
-        let folder = try BagReaderTests.scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let archive = folder.appendingPathComponent("t.tar")
-        var entries = Self.entries()
-        for i in 0..<1_100 { entries.insert(("t/data/small/\(i).txt", Data("entry \(i)\n".utf8), false), at: 1) }
-        entries.insert(("t/data/over-the-copy-limit.bin", Data((0..<4_300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }), false), at: 600)
-        try Self.zip(entries, at: archive, format: format)
-        let one = try Self.read(archive.path, byOffset: false, checkCRC: true)
-        #expect(one.files.count == 1_255 && one.issues.count == 2, "\(one.issues)")
-        #expect(try Self.read(archive.path, byOffset: true, checkCRC: true) == one)
-
-        // Cut short, and a byte of the compressed stream changed further on
-        // (which libarchive may read through, as garbage, or stop at): what
-        // is read before is handed over, and the rest said, alike.
-        let whole = try Data(contentsOf: archive)
-        var flipped = whole
-        flipped[whole.count * 3 / 4] ^= 0x5A
-        for (damaged, cut) in [(whole.prefix(whole.count / 2), true), (flipped, false)] {
-            try damaged.write(to: archive)
-            let first = try Self.read(archive.path, byOffset: false, checkCRC: true)
-            #expect(cut ? !first.complete : first != one)
-            #expect(try Self.read(archive.path, byOffset: true, checkCRC: true) == first)
-        }
     }
 
     /// Where an entry's data starts in the zip: past its local header's
