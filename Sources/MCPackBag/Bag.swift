@@ -46,15 +46,8 @@ package struct PayloadFile: Sendable {
     package init(path: String, bytes: Data) { self.init(path: path, source: .bytes(bytes)) }
 
     /// Text is deflated; pictures and archives, compressed already, are stored.
-    /// The ending is what follows the last dot of the last component (none
-    /// for a name that starts with its only dot), in ASCII lower case: read
-    /// from the bytes, not through NSString's pathExtension and a lowercased
-    /// copy, which showed in a rebuild's profile (17,000 tiles a build).
     package static func compressedByDefault(_ path: String) -> Bool {
-        let bytes = path.utf8
-        let name = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes[bytes.index(after: $0)...] } ?? bytes[...]
-        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return true }
-        let ending = String(decoding: name[name.index(after: dot)...].map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        guard let ending = PathBytes.ending(path) else { return true }
         return !storedEndings.contains(ending)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hashing
+import MCPackSchema
 
 /// What a name inside a bag says it is. Whether it is safe is the schema's
 /// one rule (`BagPath`), which the reader applies before any byte of an
@@ -11,19 +12,8 @@ package enum BagNames {
     package static func isFinderMetadata(_ path: String) -> Bool {
         let name = path[(path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex)...]
         if name == ".DS_Store" || name.hasPrefix("._") { return true }
-        // "__MACOSX" as a whole component, searched for in the bytes (a
-        // bag's every path goes through here, and Foundation's search for
-        // a string within another is slow).
-        func search(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            let folder: StaticString = "__MACOSX/"
-            let count = folder.utf8CodeUnitCount
-            guard bytes.count >= count else { return false }
-            for start in 0...(bytes.count - count) where bytes[start] == UInt8(ascii: "_") && (start == 0 || bytes[start - 1] == UInt8(ascii: "/")) {
-                if (0..<count).allSatisfy({ bytes[start + $0] == folder.utf8Start[$0] }) { return true }
-            }
-            return false
-        }
-        return path.utf8.withContiguousStorageIfAvailable(search) ?? Array(path.utf8).withUnsafeBufferPointer(search)
+        // "__MACOSX" as a whole component.
+        return PathBytes.contains(path, "__MACOSX/", atComponentStart: true)
     }
 
     /// Tag files are the files outside data/.

@@ -36,20 +36,13 @@ struct BagContents {
     /// header, never the whole of thousands of tiles). Asked once a file.
     static func keeping(_ path: String, size: Int64) -> BagReader.Keep.Bytes {
         if BagNames.isTagFile(path) { return size <= 64 << 20 ? .whole : .digestsOnly }
-        let wanted: BagReader.Keep.Bytes = endsInJSON(path) ? .whole
+        let wanted: BagReader.Keep.Bytes = PathBytes.hasSuffix(path, ignoringCase: ".json") ? .whole
             : Inputs.owner(of: path)?.verifyKeeps(path) ?? .digestsOnly
         // Too large to hold: its header still serves the rules that read
         // a picture's size (a sample tile of a huge tile size).
         return wanted == .whole && size > 16 << 20 ? .head(1024) : wanted
     }
 
-    /// `.json` in any case, read from the bytes: a lowercased copy of each
-    /// of 17,000 paths showed in verify's profile.
-    static func endsInJSON(_ path: String) -> Bool {
-        let tail = Array(path.utf8.suffix(5))
-        return tail.count == 5 && tail[0] == UInt8(ascii: ".")
-            && zip(tail.dropFirst(), "json".utf8).allSatisfy { byte, letter in byte == letter || byte == letter - 0x20 }
-    }
 }
 
 extension BagContents {
@@ -89,7 +82,7 @@ extension BagContents {
             let path = entry.path
             let wanted: Set<DigestAlgorithm>
             if BagNames.isTagFile(path) {
-                if !path.contains("/"), let algorithm = BagNames.manifestAlgorithm(path, prefix: "manifest-") { declared.insert(algorithm) }
+                if PathBytes.isTopLevel(path), let algorithm = BagNames.manifestAlgorithm(path, prefix: "manifest-") { declared.insert(algorithm) }
                 wanted = Set(DigestAlgorithm.allCases)
             } else {
                 wanted = declared.isEmpty ? [.sha256] : declared

@@ -55,7 +55,7 @@ enum BagRules {
     private static func payloadManifests(_ bag: BagContents, _ decoded: TagText, version: String?, payload: [String],
                                          fetched: [String: Int], _ problems: inout [Problem]) -> PayloadListing {
         var listing = PayloadListing()
-        listing.manifestNames = bag.files.keys.filter { !$0.contains("/") && $0.hasPrefix("manifest-") && $0.hasSuffix(".txt") }.sorted()
+        listing.manifestNames = bag.files.keys.filter { $0.hasPrefix("manifest-") && $0.hasSuffix(".txt") && PathBytes.isTopLevel($0) }.sorted()
         if listing.manifestNames.isEmpty {
             if let stoppedAt = bag.stoppedAt {
                 // mcpack's tag files follow the payload: an archive cut short
@@ -152,7 +152,7 @@ enum BagRules {
     /// Every tag manifest: its lines and the tag files' fixity, and (RFC
     /// 8493 §2.2.1) the tag files none lists, which no checksum covers.
     private static func tagManifests(_ bag: BagContents, _ decoded: TagText, version: String?, _ problems: inout [Problem]) {
-        let tagManifests = bag.files.keys.filter { !$0.contains("/") && $0.hasPrefix("tagmanifest-") && $0.hasSuffix(".txt") }.sorted()
+        let tagManifests = bag.files.keys.filter { $0.hasPrefix("tagmanifest-") && $0.hasSuffix(".txt") && PathBytes.isTopLevel($0) }.sorted()
         var tagListed = Set<String>()
         for name in tagManifests where bag.files[name]?.damaged != true {
             guard let algorithm = BagNames.manifestAlgorithm(name, prefix: "tagmanifest-") else {

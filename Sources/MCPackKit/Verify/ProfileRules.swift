@@ -112,7 +112,7 @@ private struct ProfileCheck {
 
     /// Manifests and tag manifests: required present, present allowed.
     mutating func manifests() {
-        let topNames = bag.files.keys.filter { !$0.contains("/") }
+        let topNames = bag.files.keys.filter(PathBytes.isTopLevel)
         func algorithms(_ prefix: String) -> [String] {
             topNames.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".txt") }.map { String($0.dropFirst(prefix.count).dropLast(4)) }.sorted()
         }
@@ -168,8 +168,8 @@ private struct ProfileCheck {
         let standard = ["bagit.txt", "bag-info.txt", "fetch.txt"]
         let tagFiles = bag.files.keys.filter {
             BagNames.isTagFile($0) && !standard.contains($0)
-                && !($0.hasPrefix("manifest-") && $0.hasSuffix(".txt") && !$0.contains("/"))
-                && !($0.hasPrefix("tagmanifest-") && $0.hasSuffix(".txt") && !$0.contains("/"))
+                && !($0.hasPrefix("manifest-") && $0.hasSuffix(".txt") && PathBytes.isTopLevel($0))
+                && !($0.hasPrefix("tagmanifest-") && $0.hasSuffix(".txt") && PathBytes.isTopLevel($0))
         }.sorted()
         for required in profile.tagFilesRequired ?? [] where !tagFiles.contains(where: { matches($0, required) }) && bag.files[required] == nil {
             problem(required, "tag-files", "missing; the profile requires this tag file")

@@ -8,14 +8,6 @@ import Testing
 /// Builds a bundle, damages it one way at a time, and checks that verify
 /// says exactly what and where, with the right exit status.
 @Suite struct VerifyTests {
-    /// A JSON file is held whole whatever the case of its ending.
-    @Test func jsonEndingsInAnyCase() {
-        for (path, json) in [("data/bundle.json", true), ("data/A.JSON", true), ("x.Json", true), (".json", true), ("json", false),
-                             ("data/a.jsonl", false), ("data/ajson", false), ("data/a.j5on", false), ("", false)] {
-            #expect(BagContents.endsInJSON(path) == json, "\(path)")
-        }
-    }
-
     static let name = "test-bundle-1.0.0"
 
     /// A built bundle's entries, in archive order.

@@ -1,0 +1,42 @@
+import Foundation
+import MCPackSchema
+import Testing
+
+/// The byte-level answers about a path agree with Foundation's, which they
+/// stand in for on every path of a bag.
+@Suite struct PathBytesTests {
+    static let paths = ["data/bundle.json", "data/A.JSON", "x.Json", ".json", "json", "data/a.jsonl", "data/ajson", "data/a.j5on", "",
+                        "data/document/p/full/max/0/default.jpg", "data/document/p/fullness/x.jpg", "full/", "/full/", "a/ful/l/",
+                        "__MACOSX/._a.png", "data/__MACOSX/x", "data/x__MACOSX/y", "__MACOSX", "a/__MACOSX", "café/ünï.GIF",
+                        "document/p_files/12/3_4.JPG", "folder.png/notes", "dir/.gif", "e.", "a.tar.gz", "f.webp.txt", "/", "a/"]
+
+    @Test func containsAsFoundation() {
+        for path in Self.paths {
+            #expect(PathBytes.contains(path, "/full/") == path.contains("/full/"), "\(path)")
+            #expect(PathBytes.contains(path, "__MACOSX/") == path.contains("__MACOSX/"), "\(path)")
+            // Starting a component: found after a "/" put before the path.
+            #expect(PathBytes.contains(path, "__MACOSX/", atComponentStart: true) == ("/" + path).contains("/__MACOSX/"), "\(path)")
+            #expect(PathBytes.contains(path, "") && PathBytes.contains(path, "\u{0}") == path.contains("\u{0}"))
+        }
+    }
+
+    @Test func suffixInAnyCase() {
+        for path in Self.paths {
+            #expect(PathBytes.hasSuffix(path, ignoringCase: ".json") == path.lowercased().hasSuffix(".json"), "\(path)")
+        }
+        #expect(PathBytes.hasSuffix("data/A.JSON", ignoringCase: ".json") && !PathBytes.hasSuffix("json", ignoringCase: ".json"))
+    }
+
+    @Test func endingAsFoundationsPathExtension() {
+        for path in Self.paths {
+            #expect((PathBytes.ending(path) ?? "") == (path as NSString).pathExtension.lowercased(), "\(path)")
+        }
+        #expect(PathBytes.ending("a/b/c.JPEG") == "jpeg" && PathBytes.ending(".png") == nil && PathBytes.ending("notes") == nil)
+    }
+
+    @Test func topLevelHasNoSlash() {
+        for path in Self.paths {
+            #expect(PathBytes.isTopLevel(path) == !path.contains("/"), "\(path)")
+        }
+    }
+}
