@@ -150,9 +150,10 @@ package final class BagReader {
     package private(set) var tops: [String] = []
 
     private var finished = false
-    private var seen = Set<String>()
     /// Folded name to the first name that folded to it.
     private var folded: [String: String] = [:]
+    /// The names after the first that folded alike.
+    private var caseVariants = Set<String>()
     private let archiveName: String
 
     // An archive's state.
@@ -650,16 +651,17 @@ package final class BagReader {
 
     /// Each path once; one differing only in case is handed over, but said.
     private func isNew(_ normal: String, name: String) throws -> Bool {
-        guard seen.insert(normal).inserted else {
+        // One table operation for the usual new path (asked of every entry);
+        // a path that folds like an earlier one, rare, is set back and
+        // looked at closely.
+        let key = BagNames.folded(normal)
+        guard let earlier = folded.updateValue(normal, forKey: key) else { return true }
+        folded[key] = earlier
+        guard earlier != normal, caseVariants.insert(normal).inserted else {
             try report(Issue(kind: .duplicate, path: name, message: "the archive holds this path more than once"))
             return false
         }
-        let key = BagNames.folded(normal)
-        if let earlier = folded[key] {
-            try report(Issue(kind: .caseCollision, path: name, message: "differs from \(earlier) only by case"))
-        } else {
-            folded[key] = normal
-        }
+        try report(Issue(kind: .caseCollision, path: name, message: "differs from \(earlier) only by case"))
         return true
     }
 

@@ -136,14 +136,6 @@ extension BundleInput {
         guard let owner = Inputs.owner(of: path) else { return false }
         return ObjectIdentifier(owner) == ObjectIdentifier(Self.self)
     }
-
-    /// The length of this input's longest payload entry holding `path`
-    /// (relative to data/), 0 for none.
-    fileprivate static func claim(_ relative: Substring) -> Int {
-        payload.reduce(0) { longest, entry in
-            (entry.hasSuffix("/") ? relative.hasPrefix(entry) : relative == entry) ? max(longest, entry.count) : longest
-        }
-    }
 }
 
 /// The inputs of a bundle, in the order their checks run: an input comes
@@ -176,14 +168,24 @@ package enum Inputs {
     /// The input that makes the file at `path` (inside the bag), if any.
     package static func owner(of path: String) -> (any BundleInput.Type)? {
         guard path.hasPrefix("data/") else { return nil }
-        let relative = path.dropFirst(5)
-        var owner: (any BundleInput.Type)?
-        var longest = 0
-        for input in all {
-            let claim = input.claim(relative)
-            if claim > longest { (owner, longest) = (input, claim) }
+        var path = path
+        // Asked of every file of a bag: compared as bytes, against a table
+        // made once, rather than through each input's type.
+        return path.withUTF8 { bytes in
+            let relative = UnsafeBufferPointer(rebasing: bytes[5...])
+            var owner: (any BundleInput.Type)?
+            var longest = 0
+            for claim in claims where claim.entry.count > longest
+                && (claim.folder ? relative.starts(with: claim.entry) : relative.elementsEqual(claim.entry)) {
+                (owner, longest) = (claim.input, claim.entry.count)
+            }
+            return owner
         }
-        return owner
+    }
+
+    /// Each input's payload entries as bytes (a folder's ending in `/`).
+    private static let claims: [(entry: [UInt8], folder: Bool, input: any BundleInput.Type)] = all.flatMap { input in
+        input.payload.map { (Array($0.utf8), $0.hasSuffix("/"), input) }
     }
 }
 

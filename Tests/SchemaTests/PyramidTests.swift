@@ -32,6 +32,44 @@ import Testing
         #expect(DeepZoomDescriptor(Data("<Image/>".utf8)) == nil)
     }
 
+    /// A tile's name read back gives the tile it was written for, and only
+    /// the names tilePath writes are read: no leading zero, sign, other
+    /// digits, other extension or anything after it.
+    @Test func aTileNameIsReadBackAsWritten() {
+        for (level, column, row) in [(0, 0, 0), (10, 2, 1), (16, 133, 94), (123, 456_789, 1)] {
+            let name = DeepZoomDescriptor.tilePath(level: level, column: column, row: row, format: "jpeg")
+            let index = DeepZoomDescriptor.tileIndex(of: name[...], format: "jpeg")
+            #expect(index?.level == level && index?.column == column && index?.row == row, "\(name)")
+        }
+        for name in ["01/0_0.jpeg", "1/00_0.jpeg", "1/0_01.jpeg", "1/0_0.jpg", "1/0_0.jpeg/x", "1/0_0.jpegx", "1/-1_0.jpeg", "+1/0_0.jpeg",
+                     "1/0_0", "1//0_0.jpeg", "/0_0.jpeg", "1/_0.jpeg", "1/0_.jpeg", "1/0-0.jpeg", "1/0_0.JPEG", "١/0_0.jpeg", "",
+                     "1/0_0.", "1234567890/0_0.jpeg", "a/0_0.jpeg", "1/0_0_0.jpeg"] {
+            #expect(DeepZoomDescriptor.tileIndex(of: name[...], format: "jpeg") == nil, "\(name)")
+        }
+        // Whatever a name is, it is read as a tile exactly when it is one of
+        // the names the pyramid's tiles are written under.
+        let g = PyramidGeometry(width: 600, height: 400, tileSize: 254, overlap: 1)
+        var written = Set<String>()
+        for level in 0...g.maxLevel {
+            let tiles = g.tiles(ofLevel: level)
+            for column in 0..<tiles.columns {
+                for row in 0..<tiles.rows { written.insert(DeepZoomDescriptor.tilePath(level: level, column: column, row: row, format: "jpeg")) }
+            }
+        }
+        for level in 0...12 {
+            for column in 0...4 {
+                for row in 0...3 {
+                    for name in ["\(level)/\(column)_\(row).jpeg", "\(level)/\(column)_\(row).png", "0\(level)/\(column)_\(row).jpeg"] {
+                        let inBounds = DeepZoomDescriptor.tileIndex(of: name[...], format: "jpeg").map { index in
+                            index.level <= g.maxLevel && index.column < g.tiles(ofLevel: index.level).columns && index.row < g.tiles(ofLevel: index.level).rows
+                        } ?? false
+                        #expect(inBounds == written.contains(name), "\(name)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func theDocumentsRecordLocatesItsPyramid() throws {
         let record = DocumentRecord(image: "assets/document/m.tif", sha256: "aa", format: "tiff", width: 600, height: 400, name: "m",
                                     levels: 11, tiles: 18,

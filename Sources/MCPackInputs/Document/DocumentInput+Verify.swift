@@ -61,14 +61,21 @@ extension DocumentInput {
             }
             let geometry = dzi.geometry
             let folder = String(path.dropLast(4)) + "_files/"
-            var expected = Set<String>()
-            for level in 0...geometry.maxLevel {
-                let tiles = geometry.tiles(ofLevel: level)
-                for column in 0..<tiles.columns {
-                    for row in 0..<tiles.rows { expected.insert(folder + DeepZoomDescriptor.tilePath(level: level, column: column, row: row, format: format)) }
+            let grid = (0...geometry.maxLevel).map(geometry.tiles(ofLevel:))
+            let start = folder.utf8.count
+            let implied = Implied(count: grid.reduce(0) { $0 + $1.columns * $1.rows }) { tile in
+                guard let index = DeepZoomDescriptor.tileIndex(of: tile[tile.utf8.index(tile.startIndex, offsetBy: start)...], format: format) else { return false }
+                return index.level < grid.count && index.column < grid[index.level].columns && index.row < grid[index.level].rows
+            } all: {
+                var all = Set<String>()
+                for (level, tiles) in grid.enumerated() {
+                    for column in 0..<tiles.columns {
+                        for row in 0..<tiles.rows { all.insert(folder + DeepZoomDescriptor.tilePath(level: level, column: column, row: row, format: format)) }
+                    }
                 }
+                return all
             }
-            problems += compare(expected: expected, in: folder, of: bag, descriptor: path, size: "\(width) x \(height)", kind: ".dzi")
+            problems += compare(implied, in: folder, of: bag, descriptor: path, size: "\(width) x \(height)", kind: ".dzi")
         }
         return problems
     }
@@ -114,8 +121,8 @@ extension DocumentInput {
             }
             sizes[full] = (max.width, max.height)
             for size in info.sizes ?? [] { sizes[folder + layout.fullPath(size)] = (size.width, size.height) }
-            let expected = Set(sizes.keys)
-            problems += compare(expected: expected.subtracting([full]), in: folder, of: bag, descriptor: path,
+            let tiles = Set(sizes.keys).subtracting([full])
+            problems += compare(Implied(count: tiles.count, contains: tiles.contains) { tiles }, in: folder, of: bag, descriptor: path,
                                 size: "\(info.width) x \(info.height)", kind: "info.json", leaving: [path, full])
             for file in present.sorted() {
                 guard let want = sizes[file], let bytes = bag.files[file].flatMap({ $0.data ?? $0.head }) else { continue }
@@ -132,9 +139,17 @@ extension DocumentInput {
         return problems
     }
 
+    /// The tiles a descriptor implies: how many, whether a path is one, and
+    /// (only when some are missing) every one of their paths.
+    private struct Implied {
+        var count: Int
+        var contains: (String) -> Bool
+        var all: () -> Set<String>
+    }
+
     /// Tiles missing from `folder`, and files there that are no tile of the
     /// pyramid; past where reading stopped, missing tiles are counted once.
-    private static func compare(expected: Set<String>, in folder: String, of bag: BagView, descriptor: String, size: String,
+    private static func compare(_ implied: Implied, in folder: String, of bag: BagView, descriptor: String, size: String,
                                 kind: String, leaving: Set<String> = []) -> [Problem] {
         var problems: [Problem] = []
         // Counted rather than set against each other: the usual pyramid is
@@ -143,9 +158,9 @@ extension DocumentInput {
         var found = 0
         var extras: [String] = []
         for path in bag.files.keys where present(path) {
-            if expected.contains(path) { found += 1 } else { extras.append(path) }
+            if implied.contains(path) { found += 1 } else { extras.append(path) }
         }
-        let missing = found == expected.count ? [] : expected.filter { bag.files[$0] == nil || !present($0) }.sorted()
+        let missing = found == implied.count ? [] : implied.all().filter { bag.files[$0] == nil || !present($0) }.sorted()
         if let stoppedAt = bag.stoppedAt, let first = missing.first {
             problems.append(Problem(descriptor, "pyramid-complete", "\(missing.count) tiles it implies were not reached: reading stopped \(stoppedAt) (first: \(first))"))
         } else {

@@ -67,7 +67,7 @@ extension BagContents {
         let directory = ZipBagDirectory(path)
         // Names of one slash (top/name), the only ones decoded: a manifest's.
         let slash = UInt8(ascii: "/")
-        for entry in directory?.raw ?? [] where entry.name.count { $0 == slash } == 1 {
+        for entry in directory?.raw ?? [] where entry.name.count(where: { $0 == slash }) == 1 {
             guard let name = ArchiveNames.text(entry.name), let at = name.firstIndex(of: "/") else { continue }
             if let algorithm = BagNames.manifestAlgorithm(String(name[name.index(after: at)...]), prefix: "manifest-") { declared.insert(algorithm) }
         }

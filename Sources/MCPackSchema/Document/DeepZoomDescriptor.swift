@@ -40,5 +40,30 @@ public struct DeepZoomDescriptor: Sendable, Equatable {
         "\(level)/\(column)_\(row).\(format)"
     }
 
+    /// The level, column and row a name inside `<name>_files/` gives, read
+    /// as `tilePath` writes it (decimal numbers without a leading zero, the
+    /// extension `format`); nil for any other name. Asked of each of a
+    /// pyramid's 17,000 tiles by verify, which counts them against what the
+    /// descriptor implies rather than making the 17,000 names to look up.
+    public static func tileIndex(of name: Substring, format: String) -> (level: Int, column: Int, row: Int)? {
+        var name = name
+        return name.withUTF8 { tileIndex(of: $0, format: format) }
+    }
+
+    private static func tileIndex(of name: UnsafeBufferPointer<UInt8>, format: String) -> (level: Int, column: Int, row: Int)? {
+        var rest = name[...]
+        func number(until end: UInt8) -> Int? {
+            guard let stop = rest.firstIndex(of: end) else { return nil }
+            let digits = rest[..<stop]
+            guard !digits.isEmpty, digits.count <= 9, digits.first != UInt8(ascii: "0") || digits.count == 1,
+                  digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+            rest = rest[rest.index(after: stop)...]
+            return digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        }
+        guard let level = number(until: UInt8(ascii: "/")), let column = number(until: UInt8(ascii: "_")),
+              let row = number(until: UInt8(ascii: ".")), rest.elementsEqual(format.utf8) else { return nil }
+        return (level, column, row)
+    }
+
     public var geometry: PyramidGeometry { PyramidGeometry(width: width, height: height, tileSize: tileSize, overlap: overlap) }
 }

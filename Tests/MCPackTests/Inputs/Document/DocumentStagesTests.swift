@@ -101,6 +101,14 @@ import Testing
         let problems = DocumentInput.verify(Self.record(width: 3, height: 2), in: Self.bag(files))
         #expect(problems.map(\.path) == ["data/document/m_files/2/1_0.jpeg", "data/document/m_files/2/9_9.jpeg"])
         #expect(problems.allSatisfy { $0.rule == "pyramid-complete" })
+
+        // A name that reads as the missing tile's but is not how tiles are
+        // named (a leading zero, another extension's case) stands in for none.
+        files["data/document/m_files/2/9_9.jpeg"] = nil
+        files["data/document/m_files/2/01_0.jpeg"] = Data()
+        files["data/document/m_files/1/0_0.JPEG"] = Data()
+        #expect(DocumentInput.verify(Self.record(width: 3, height: 2), in: Self.bag(files)).map(\.path)
+            == ["data/document/m_files/2/1_0.jpeg", "data/document/m_files/1/0_0.JPEG", "data/document/m_files/2/01_0.jpeg"])
     }
 
     @Test func aDescriptorOfAnotherSizeIsNamed() {
