@@ -32,14 +32,21 @@ package enum BagNames {
     /// without capitals, as checksums and bundle paths mostly are), which
     /// spares 17,000 passes through Unicode's tables.
     package static func folded<S: StringProtocol>(_ text: S) -> String {
-        text.utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) } ? String(text) : text.lowercased()
+        isFolded(text.utf8) ? String(text) : text.lowercased()
     }
 
     /// The same for a String, the usual case (a checksum, an entry's
-    /// path, once each): the generic form is not specialized across the
-    /// module boundary, and walked each byte through its protocol.
+    /// path, three times a path in a verify): the generic form is not
+    /// specialized across the module boundary.
     package static func folded(_ text: String) -> String {
-        text.utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) } ? text : text.lowercased()
+        isFolded(text.utf8) ? text : text.lowercased()
+    }
+
+    /// ASCII without capitals, its bytes scanned in place: a UTF-8 view's
+    /// own iterator cost tens of instructions a byte.
+    private static func isFolded<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+        let plain: (UnsafeBufferPointer<UInt8>) -> Bool = { !$0.contains { $0 >= 0x80 || $0 &- 0x41 < 26 } }
+        return bytes.withContiguousStorageIfAvailable(plain) ?? Array(bytes).withUnsafeBufferPointer(plain)
     }
 }
 

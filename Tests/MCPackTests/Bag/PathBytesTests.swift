@@ -1,4 +1,5 @@
 import Foundation
+import MCPackBag
 import MCPackSchema
 import Testing
 
@@ -32,6 +33,15 @@ import Testing
             #expect((PathBytes.ending(path) ?? "") == (path as NSString).pathExtension.lowercased(), "\(path)")
         }
         #expect(PathBytes.ending("a/b/c.JPEG") == "jpeg" && PathBytes.ending(".png") == nil && PathBytes.ending("notes") == nil)
+    }
+
+    /// The name a case-insensitive disk compares is the lowercased one,
+    /// whether it is left as it is (ASCII without capitals) or lowercased.
+    @Test func foldedIsLowercased() {
+        for path in Self.paths + ["DATA/A.TXT", "data/Ä.txt", "data/ä.txt", "data/ẞ", "data/\u{212A}elvin", "@[`{"] {
+            #expect(BagNames.folded(path) == path.lowercased(), "\(path)")
+            #expect(BagNames.folded(path.dropFirst()) == path.dropFirst().lowercased(), "\(path)")
+        }
     }
 
     @Test func topLevelHasNoSlash() {
