@@ -10,8 +10,13 @@ package enum BagNames {
     /// (`.DS_Store`) and into archives and non-HFS volumes (`._name`
     /// AppleDouble files, a zip's `__MACOSX/`).
     package static func isFinderMetadata(_ path: String) -> Bool {
-        let name = path[(path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex)...]
-        if name == ".DS_Store" || name.hasPrefix("._") { return true }
+        // Asked of every path of a bag: the last component found in the
+        // bytes, not by a search through the String's characters.
+        let named: (UnsafeBufferPointer<UInt8>) -> Bool = { bytes in
+            let name = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes[($0 + 1)...] } ?? bytes[...]
+            return name.elementsEqual(".DS_Store".utf8) || name.starts(with: "._".utf8)
+        }
+        if path.utf8.withContiguousStorageIfAvailable(named) ?? Array(path.utf8).withUnsafeBufferPointer(named) { return true }
         // "__MACOSX" as a whole component.
         return PathBytes.contains(path, "__MACOSX/", atComponentStart: true)
     }

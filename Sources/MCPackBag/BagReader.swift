@@ -536,8 +536,8 @@ package final class BagReader {
     private func safeComponents(_ name: String) throws -> [String]? {
         if BagPath.isPlain(name) {
             // top folder and the rest, without splitting every component
-            if let slash = name.firstIndex(of: "/") {
-                return [String(name[..<slash]), String(name[name.index(after: slash)...])]
+            if let slash = name.utf8.firstIndex(of: UInt8(ascii: "/")) {
+                return [String(name[..<slash]), String(name[name.utf8.index(after: slash)...])]
             }
             return [name]
         }

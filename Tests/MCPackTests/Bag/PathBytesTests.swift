@@ -44,6 +44,17 @@ import Testing
         }
     }
 
+    /// Finder's own files: .DS_Store and ._ files anywhere, and anything
+    /// in a __MACOSX folder; nothing that only holds those names.
+    @Test func finderMetadata() {
+        for path in ["data/.DS_Store", ".DS_Store", "data/._a", "._", "__MACOSX/a", "data/__MACOSX/x", "a/b/._c.png"] {
+            #expect(BagNames.isFinderMetadata(path), "\(path)")
+        }
+        for path in ["data/x.DS_Store", "data/.DS_Store/", "data/a._b", "data/x__MACOSX/y", "data/__MACOSX", "_._", "data/.DS_Store2", ""] {
+            #expect(!BagNames.isFinderMetadata(path), "\(path)")
+        }
+    }
+
     @Test func topLevelHasNoSlash() {
         for path in Self.paths {
             #expect(PathBytes.isTopLevel(path) == !path.contains("/"), "\(path)")
