@@ -7,19 +7,19 @@
 /* A VIPSHOME with no vips-modules folder under it. */
 const char *const mcvips_home_without_modules = "/nonexistent/mcpack-loads-no-vips-modules";
 
-int mcvips_init(const char *argv0) {
+int mcvips_init(const char *argv0, int with_modules) {
     /* As it starts, libvips loads the optional modules it was built with
-     * (HEIF, JPEG XL, ImageMagick, OpenSlide, PDF: Debian's and Homebrew's
-     * builds have them) from the lib folder under $VIPSHOME, or under its
-     * install prefix when that is unset, and with them some thirty
-     * libraries. mcpack reads TIFF, PNG, JPEG, WebP and SVG, which libvips
-     * reads itself, and refuses the modules' formats by their first bytes
-     * (ImageFileCheck), so it starts libvips with a VIPSHOME that holds no
-     * modules: every command that touches a picture starts sooner and
-     * holds less, and no ImageMagick parses what an archive brings. libvips
-     * would set VIPSHOME itself (to the prefix it guessed); one the user
-     * set is left alone, modules and all. */
-    setenv("VIPSHOME", mcvips_home_without_modules, 0);
+     * (HEIF, JPEG XL, ImageMagick, OpenSlide, PDF: Debian's build has them)
+     * from the lib folder under $VIPSHOME, or under its install prefix
+     * when that is unset, and with them some thirty libraries. A process
+     * that reads only what libvips reads itself (TIFF, PNG, JPEG, WebP,
+     * SVG: a build, whose inputs refuse the modules' formats by their first
+     * bytes) starts it with a VIPSHOME that holds no modules: it starts
+     * sooner and holds less. Verify keeps them: an asset catalog may hold
+     * a PDF, which only the PDF module reads. libvips would set VIPSHOME
+     * itself (to the prefix it guessed); one the user set is left alone,
+     * modules and all. */
+    if (!with_modules) setenv("VIPSHOME", mcvips_home_without_modules, 0);
     return VIPS_INIT(argv0) ? -1 : 0;
 }
 

@@ -61,7 +61,7 @@ public struct ImagingError: Error, CustomStringConvertible, Sendable {
 /// commands that never touch a pixel do not pay for starting it.
 enum Library {
     static let started: Bool = {
-        guard mcvips_init(CommandLine.arguments.first ?? "mcpack") == 0 else { return false }
+        guard mcvips_init(CommandLine.arguments.first ?? "mcpack", OptionalLoaders.wanted ? 1 : 0) == 0 else { return false }
         ColourWarnings.listen()
         // Bounded memory matters more than re-use here: nothing is computed twice.
         vips_cache_set_max(0)
@@ -70,6 +70,27 @@ enum Library {
 
     static func ensureStarted() throws {
         guard started else { throw ImagingError("libvips could not start") }
+    }
+}
+
+/// libvips's optional loaders, the modules it loads as it starts (HEIF,
+/// JPEG XL, ImageMagick, OpenSlide, PDF, and the libraries they bring).
+public enum OptionalLoaders {
+    private final class State: @unchecked Sendable {
+        let lock = NSLock()
+        var wanted = true
+    }
+
+    private static let state = State()
+
+    static var wanted: Bool { state.lock.withLock { state.wanted } }
+
+    /// Starts libvips without them: for a process that opens only what
+    /// libvips reads itself (TIFF, PNG, JPEG, WebP, SVG). Process-wide, so
+    /// a command calls it before anything opens a picture; once libvips
+    /// has started it changes nothing.
+    public static func leaveOut() {
+        state.lock.withLock { state.wanted = false }
     }
 }
 

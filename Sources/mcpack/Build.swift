@@ -55,6 +55,7 @@ struct Build: AsyncParsableCommand {
     var signKey: String?
 
     func run() async throws {
+        Builder.prepareProcess()
         templateOptions.use()
         let console = Console(json: project.json)
         let result: BuildResult

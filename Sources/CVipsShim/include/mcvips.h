@@ -11,11 +11,12 @@
 
 #include <vips/vips.h>
 
-/// Starts libvips (VIPS_INIT, which checks the library's ABI first),
-/// without its optional modules (see mcvips.c). Returns 0 on success.
-int mcvips_init(const char *argv0);
+/// Starts libvips (VIPS_INIT, which checks the library's ABI first), with
+/// or without its optional modules (see mcvips.c). Returns 0 on success.
+int mcvips_init(const char *argv0, int with_modules);
 
-/// The VIPSHOME mcvips_init gives libvips when the user set none.
+/// The VIPSHOME mcvips_init gives libvips without modules, when the user
+/// set none.
 extern const char *const mcvips_home_without_modules;
 
 /// Caps glibc's malloc arenas (a no-op elsewhere). Call before threads start.

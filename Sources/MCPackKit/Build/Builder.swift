@@ -5,6 +5,7 @@ import FileIO
 import Foundation
 import MCPackSchema
 import Hashing
+import Imaging
 
 package struct BuildOptions: Sendable {
     package var configPath: String
@@ -100,6 +101,14 @@ package enum Builder {
     /// The time stamped on every entry when neither SOURCE_DATE_EPOCH nor
     /// bundle.toml gives one: 15 June 2015, the charter's 800th year.
     package static let defaultSourceDate = 1_434_326_400
+
+    /// Readies a process that runs a build and nothing else (the `mcpack
+    /// build` command) before anything opens a picture: libvips starts
+    /// without the optional loaders no input of a build may use. Not for a
+    /// process that verifies too, which may meet a PDF in an asset catalog.
+    package static func prepareProcess() {
+        OptionalLoaders.leaveOut()
+    }
 
     package static func build(_ options: BuildOptions) async throws -> BuildResult {
         // A work-cache file missing or changed stops the archive's write:

@@ -34,6 +34,25 @@ import Testing
         #expect(check.stdout.contains("test-bundle-1.0.0.zip: OK"))
     }
 
+    #if os(Linux)
+    /// `mcpack build` starts libvips without its optional modules (HEIF,
+    /// JPEG XL, ImageMagick, OpenSlide, PDF), which no input of a build may
+    /// use; the dynamic loader's own record (glibc's LD_DEBUG) shows what it
+    /// loaded. VIPSHOME is unset for it, as a user's shell has it: libvips,
+    /// started in this test process, set it here.
+    @Test func aBuildLoadsNoVipsModule() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        let result = try MCPackBinary.run(["build"], in: project.root, environment: ["LD_DEBUG": "files"], shellPrefix: "unset VIPSHOME;")
+        #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+        #expect(result.stderr.contains("libvips.so"), "LD_DEBUG recorded nothing")
+        #expect(!result.stderr.contains("vips-modules-"))
+        #expect(!result.stderr.contains("libMagickCore") && !result.stderr.contains("libpoppler"))
+        let check = try MCPackBinary.run(["verify", "dist/test-bundle-1.0.0.zip"], in: project.root)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+    #endif
+
     @Test func jsonSummaryNamesTheArchive() throws {
         let project = try TestProject.make()
         defer { project.destroy() }
