@@ -16,7 +16,7 @@ package enum BagNames {
             let name = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes[($0 + 1)...] } ?? bytes[...]
             return name.elementsEqual(".DS_Store".utf8) || name.starts(with: "._".utf8)
         }
-        if path.utf8.withContiguousStorageIfAvailable(named) ?? Array(path.utf8).withUnsafeBufferPointer(named) { return true }
+        if PathBytes.withBytes(path, named) { return true }
         // "__MACOSX" as a whole component.
         return PathBytes.contains(path, "__MACOSX/", atComponentStart: true)
     }
@@ -37,21 +37,19 @@ package enum BagNames {
     /// without capitals, as checksums and bundle paths mostly are), which
     /// spares 17,000 passes through Unicode's tables.
     package static func folded<S: StringProtocol>(_ text: S) -> String {
-        isFolded(text.utf8) ? String(text) : text.lowercased()
+        isFolded(text) ? String(text) : text.lowercased()
     }
 
     /// The same for a String, the usual case (a checksum, an entry's
     /// path, three times a path in a verify): the generic form is not
     /// specialized across the module boundary.
     package static func folded(_ text: String) -> String {
-        isFolded(text.utf8) ? text : text.lowercased()
+        isFolded(text) ? text : text.lowercased()
     }
 
-    /// ASCII without capitals, its bytes scanned in place: a UTF-8 view's
-    /// own iterator cost tens of instructions a byte.
-    private static func isFolded<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
-        let plain: (UnsafeBufferPointer<UInt8>) -> Bool = { !$0.contains { $0 >= 0x80 || $0 &- 0x41 < 26 } }
-        return bytes.withContiguousStorageIfAvailable(plain) ?? Array(bytes).withUnsafeBufferPointer(plain)
+    /// ASCII without capitals.
+    private static func isFolded<Text: StringProtocol>(_ text: Text) -> Bool {
+        PathBytes.withBytes(text) { !$0.contains { $0 >= 0x80 || $0 &- 0x41 < 26 } }
     }
 }
 

@@ -29,8 +29,7 @@ extension DocumentInput {
     package static func isSampleTile(_ path: String) -> Bool {
         guard path.hasPrefix("data/document/") else { return false }
         // Asked of every file of a bag, twice: split on the bytes in place,
-        // not Foundation's String search (a tenth of a verify) nor the
-        // String's UTF-8 view (tens of instructions a byte).
+        // not through Foundation's String search (a tenth of a verify).
         let sample: (UnsafeBufferPointer<UInt8>) -> Bool = { bytes in
             let parts = bytes.split(separator: UInt8(ascii: "/"))
             if parts.count == 5 {  // data/document/<name>_files/<level>/0_0.<ext>
@@ -39,7 +38,7 @@ extension DocumentInput {
             // data/document/<name>/0,0,<w>,<h>/<size>/0/default.<ext>
             return parts.count == 7 && parts[3].starts(with: "0,0,".utf8)
         }
-        return path.utf8.withContiguousStorageIfAvailable(sample) ?? Array(path.utf8).withUnsafeBufferPointer(sample)
+        return PathBytes.withBytes(path, sample)
     }
 
     private static func colour(_ bag: BagView) -> [Problem] {

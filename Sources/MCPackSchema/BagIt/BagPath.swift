@@ -27,8 +27,7 @@ public enum BagPath {
     /// ".." component (nor any starting with "."), not absolute, no "~" or
     /// drive letter. The common case, kept from splitting into components.
     public static func isPlain(_ path: String) -> Bool {
-        // Asked of every entry of an archive: its bytes walked in place,
-        // as a String's UTF-8 view costs tens of instructions a byte.
+        // Asked of every entry of an archive: its bytes walked in place.
         let plain: (UnsafeBufferPointer<UInt8>) -> Bool = { bytes in
             var previous: UInt8 = 0x2F
             for (index, byte) in bytes.enumerated() {
@@ -39,7 +38,7 @@ public enum BagPath {
             }
             return !bytes.isEmpty && previous != 0x2F
         }
-        return path.utf8.withContiguousStorageIfAvailable(plain) ?? Array(path.utf8).withUnsafeBufferPointer(plain)
+        return PathBytes.withBytes(path, plain)
     }
 
     /// The `/`-separated components of a path as stored, "." and empty ones
