@@ -13,7 +13,7 @@ extension DocumentInput {
         // The descriptor is read whole: its rules count the tiles it implies.
         if isSampleTile(path) || path.lowercased().hasSuffix(".dzi") { return .whole }
         // data/document/<name>/<region>/<size>/0/default.<ext>
-        return path.utf8.count { $0 == UInt8(ascii: "/") } == 6 ? .head(1024) : .digestsOnly
+        return PathBytes.withBytes(path) { $0.count { $0 == UInt8(ascii: "/") } } == 6 ? .head(1024) : .digestsOnly
     }
 
     /// Each pyramid (Deep Zoom or IIIF) holds every tile its descriptor
