@@ -119,7 +119,8 @@ package final class PreviousArchive: @unchecked Sendable {
                 why("names \(bagPath) in its manifest but does not hold it")
                 return nil
             }
-            entries[bagPath] = Entry(sha256: checksum.lowercased(), bytes: size)
+            // Lowercase already, as mcpack writes it: then no copy is made.
+            entries[bagPath] = Entry(sha256: BagNames.folded(checksum), bytes: size)
             paths.append(bagPath)
         }
         if let extra = sizes.keys.min() {

@@ -11,7 +11,7 @@ extension DocumentInput {
     /// little. Deep Zoom tiles need only their digests, the .dzi all of it.
     package static func verifyKeeps(_ path: String) -> BagReader.Keep.Bytes {
         // The descriptor is read whole: its rules count the tiles it implies.
-        if isSampleTile(path) || path.lowercased().hasSuffix(".dzi") { return .whole }
+        if isSampleTile(path) || PathBytes.hasSuffix(path, ignoringCase: ".dzi") { return .whole }
         // data/document/<name>/<region>/<size>/0/default.<ext>
         return PathBytes.withBytes(path) { $0.count { $0 == UInt8(ascii: "/") } } == 6 ? .head(1024) : .digestsOnly
     }

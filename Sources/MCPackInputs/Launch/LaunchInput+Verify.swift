@@ -7,7 +7,7 @@ extension LaunchInput {
     /// A launch PNG's header, with room for an ICC profile (iCCP) before
     /// its pixels: 40 screen-sized PNGs are too many to hold whole.
     package static func verifyKeeps(_ path: String) -> BagReader.Keep.Bytes {
-        path.lowercased().hasSuffix(".png") ? .head(256 << 10) : .digestsOnly
+        PathBytes.hasSuffix(path, ignoringCase: ".png") ? .head(256 << 10) : .digestsOnly
     }
 
     /// Every screen bundle.json lists has its background crop and preview at

@@ -421,14 +421,12 @@ enum BagRules {
     /// Each is named with the first of its group in path order; the 17,000
     /// paths of a bundle are counted by folded name, not sorted.
     private static func collisions(_ payload: [String], _ problems: inout [Problem]) {
+        let keys = payload.map(BagNames.folded)
         var counts: [String: Int] = [:]
         counts.reserveCapacity(payload.count)
-        for path in payload { counts[BagNames.folded(path), default: 0] += 1 }
+        for key in keys { counts[key, default: 0] += 1 }
         var groups: [String: [String]] = [:]
-        for path in payload {
-            let key = BagNames.folded(path)
-            if counts[key, default: 0] > 1 { groups[key, default: []].append(path) }
-        }
+        for (path, key) in zip(payload, keys) where counts[key, default: 0] > 1 { groups[key, default: []].append(path) }
         var found: [Problem] = []
         for group in groups.values {
             let sorted = group.sorted()
