@@ -47,7 +47,7 @@ public final class ArchiveReader {
     /// reader that checks every byte against a stronger hash of its own.
     /// `blockSize`: how much libarchive reads at a time; a reader that
     /// leaves stored entries' bytes unread (`storedSpan`) reads less of
-    /// them with small blocks, as libarchive seeks past what it has not read.
+    /// them with small blocks, as libarchive passes by what it has not read.
     public init(path: String, zip: ZipReading = .directory, checkCRC: Bool = true, blockSize: Int = 1 << 20) throws {
         self.path = path
         guard let archive = archive_read_new() else { throw FileError(path: path, message: "libarchive: out of memory") }
@@ -65,8 +65,68 @@ public final class ArchiveReader {
         archive_read_support_filter_gzip(archive)
         archive_read_support_filter_zstd(archive)
         // On failure deinit frees the handle (every property is set by now).
-        guard archive_read_open_filename(archive, path, blockSize) == ARCHIVE_OK else { throw failure() }
+        let source = try Source(path: path, blockSize: blockSize)
+        self.source = source
+        archive_read_set_callback_data(archive, Unmanaged.passUnretained(source).toOpaque())
+        archive_read_set_read_callback(archive) { archive, data, block in
+            let source = Unmanaged<Source>.fromOpaque(data!).takeUnretainedValue()
+            guard let count = source.file.read(at: UInt64(source.position), into: source.buffer) else {
+                mcpack_archive_set_error(archive, errno, "Error reading '\(source.file.path)'")
+                return -1
+            }
+            block?.pointee = UnsafeRawPointer(source.buffer.baseAddress)
+            source.position += Int64(count)
+            return la_ssize_t(count)
+        }
+        // As lseek(2) moves a file's offset, past its end too: reads there
+        // find nothing, and libarchive says the archive is cut short.
+        archive_read_set_skip_callback(archive) { _, data, request in
+            let source = Unmanaged<Source>.fromOpaque(data!).takeUnretainedValue()
+            guard request > 0, request <= Int64.max - source.position else { return 0 }
+            source.position += request
+            return request
+        }
+        archive_read_set_seek_callback(archive) { archive, data, offset, whence in
+            let source = Unmanaged<Source>.fromOpaque(data!).takeUnretainedValue()
+            let base: Int64? = switch whence {
+            case SEEK_SET: 0
+            case SEEK_CUR: source.position
+            case SEEK_END: source.file.size.flatMap { Int64(exactly: $0) }
+            default: nil
+            }
+            guard let base, offset <= Int64.max - base, base + offset >= 0 else {
+                mcpack_archive_set_error(archive, EINVAL, "Error seeking in '\(source.file.path)'")
+                return la_int64_t(ARCHIVE_FATAL)
+            }
+            source.position = base + offset
+            return source.position
+        }
+        guard archive_read_open1(archive) == ARCHIVE_OK else { throw failure() }
     }
+
+    /// The file libarchive reads, by offset, in blocks of the size asked
+    /// for. `archive_read_open_filename` takes a regular file for a disk
+    /// and reads it in blocks of 64 KiB at least: a walk past the stored
+    /// entries of a zip of 20 KB tiles read most of their bytes all the
+    /// same, and each pass by cost it two lseek calls.
+    private final class Source {
+        let file: FileReader
+        let buffer: UnsafeMutableRawBufferPointer
+        /// Where the next read starts (past the end of the file, once
+        /// libarchive passes by more than the file holds).
+        var position: Int64 = 0
+
+        init(path: String, blockSize: Int) throws {
+            file = try FileReader(path: path)
+            buffer = .allocate(byteCount: max(blockSize, 512), alignment: 16)
+        }
+
+        deinit { buffer.deallocate() }
+    }
+
+    /// What libarchive reads a file opened by path through; released after
+    /// the handle.
+    private var source: Source?
 
     /// Reads a zip as it arrives on the open descriptor `fd` (a pipe's
     /// end), front to back through its local headers: there is no central

@@ -179,6 +179,16 @@ package struct Bag {
 }
 
 /// An array that concurrent workers fill, each at its own index.
+/// Frees `value` on another thread. For what a verify held of each of
+/// 17,000 entries (tables, records, strings): freed one at a time where it
+/// goes out of use, it held up the work after it, and a process that ends
+/// next need not wait for it.
+package func releaseElsewhere<Value>(_ value: consuming Value) {
+    let held = LockedArray<Value?>(repeating: nil, count: 1)
+    held[0] = consume value
+    DispatchQueue.global(qos: .utility).async { held[0] = nil }
+}
+
 package final class LockedArray<Element>: @unchecked Sendable {
     private var storage: [Element]
     private let lock = NSLock()

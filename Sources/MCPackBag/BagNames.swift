@@ -22,7 +22,7 @@ package enum BagNames {
     }
 
     /// Tag files are the files outside data/.
-    package static func isTagFile(_ path: String) -> Bool { !path.hasPrefix("data/") }
+    package static func isTagFile(_ path: String) -> Bool { !PathBytes.hasPrefix(path, "data/") }
 
     /// The algorithm a (tag) manifest's name gives, `manifest-sha256.txt`
     /// with prefix `manifest-`; nil for another name or an algorithm

@@ -511,16 +511,17 @@ package final class BagReader {
             try report(Issue(kind: .notUTF8, path: shown, message: "the name is not valid UTF-8"))
             return .passed
         }
-        guard let components = try safeComponents(name), let top = components.first else { return .passed }
+        guard let (components, plain) = try safeComponents(name), let top = components.first else { return .passed }
         if !tops.contains(top) { tops.append(top) }
         guard try isRegularFile(raw, name: name) else { return .passed }
-        let normal = components.joined(separator: "/")
+        // A plain name is its own normal form: not joined again.
+        let normal = plain ? name : components.joined(separator: "/")
         guard try isNew(normal, name: name) else { return .passed }
         guard components.count > 1 else {
             try report(Issue(kind: .besideTop, path: name, message: "a file beside the bag's top folder; everything belongs inside it"))
             return .passed
         }
-        let relative = components.dropFirst().joined(separator: "/")
+        let relative = components.count == 2 ? components[1] : components.dropFirst().joined(separator: "/")
         if let only, !only.contains(relative) { return .passed }
         if let size = raw.size, size > limits.maxEntryBytes {
             try stop(Issue(kind: .tooLarge, path: name, message: "claims \(size) bytes, over the \(limits.maxEntryBytes) byte limit for one entry (see --max-entry-bytes)"),
@@ -531,18 +532,18 @@ package final class BagReader {
         return .handed(Entry(name: name, path: relative, top: top, size: raw.size))
     }
 
-    /// The name's top folder and the rest (every component, when the name
-    /// is not plain); nil, said as an issue, for an unsafe name.
-    private func safeComponents(_ name: String) throws -> [String]? {
+    /// The name's top folder and the rest, for a plain name, or every
+    /// component; nil, said as an issue, for an unsafe name.
+    private func safeComponents(_ name: String) throws -> (components: [String], plain: Bool)? {
         if BagPath.isPlain(name) {
             // top folder and the rest, without splitting every component
             if let slash = name.utf8.firstIndex(of: UInt8(ascii: "/")) {
-                return [String(name[..<slash]), String(name[name.utf8.index(after: slash)...])]
+                return ([String(name[..<slash]), String(name[name.utf8.index(after: slash)...])], true)
             }
-            return [name]
+            return ([name], true)
         }
         switch BagPath.components(name) {
-        case .success(let checked): return checked
+        case .success(let checked): return (checked, false)
         case .failure(let unsafe):
             try report(Issue(kind: .unsafeName(unsafe), path: name, message: unsafe.message))
             return nil

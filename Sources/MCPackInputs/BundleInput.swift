@@ -167,7 +167,7 @@ package enum Inputs {
 
     /// The input that makes the file at `path` (inside the bag), if any.
     package static func owner(of path: String) -> (any BundleInput.Type)? {
-        guard path.hasPrefix("data/") else { return nil }
+        guard PathBytes.hasPrefix(path, "data/") else { return nil }
         var path = path
         // Asked of every file of a bag: compared as bytes, against a table
         // made once, rather than through each input's type.

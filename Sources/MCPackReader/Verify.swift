@@ -73,7 +73,7 @@ extension KioskBundle {
         guard let payload = readManifest(Self.manifestPath, required: true, problems: &problems) else { return problems }
         var listed = Set<String>()
         for entry in payload {
-            guard entry.path.hasPrefix("data/") else {
+            guard PathBytes.hasPrefix(entry.path, "data/") else {
                 problems.append(BundleProblem(kind: .unreadableManifest, path: Self.manifestPath,
                                               detail: "line \(entry.line) names \(entry.path), which is not under data/"))
                 continue
@@ -85,7 +85,7 @@ extension KioskBundle {
             checks.append((entry.path, entry.checksum))
         }
         for entry in readManifest(Self.tagManifestPath, required: false, problems: &problems) ?? [] {
-            guard !entry.path.hasPrefix("data/") else {
+            guard !PathBytes.hasPrefix(entry.path, "data/") else {
                 problems.append(BundleProblem(kind: .unreadableManifest, path: Self.tagManifestPath,
                                               detail: "line \(entry.line) names \(entry.path), a payload file, not a tag file"))
                 continue
@@ -117,9 +117,9 @@ extension KioskBundle {
             DispatchQueue.concurrentPerform(iterations: batch.count) { index in
                 let check = batch[index]
                 let url = folder.appendingPathComponent(check.path)
-                let present = check.path.hasPrefix("data/") ? onDisk.files.contains(check.path) : FileManager.default.fileExists(atPath: url.path)
+                let present = PathBytes.hasPrefix(check.path, "data/") ? onDisk.files.contains(check.path) : FileManager.default.fileExists(atPath: url.path)
                 if !present {
-                    found[index] = BundleProblem(kind: .missing, path: check.path, detail: "is listed in \(check.path.hasPrefix("data/") ? Self.manifestPath : Self.tagManifestPath) but not in the bundle")
+                    found[index] = BundleProblem(kind: .missing, path: check.path, detail: "is listed in \(PathBytes.hasPrefix(check.path, "data/") ? Self.manifestPath : Self.tagManifestPath) but not in the bundle")
                     return
                 }
                 do {

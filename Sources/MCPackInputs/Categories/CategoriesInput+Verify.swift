@@ -18,8 +18,8 @@ extension CategoriesInput {
         if numbers.sorted() != Array(1..<(numbers.count + 1)) {
             problems.append(Problem(path, "categories-match", "categories are not numbered 1...\(list.count)"))
         }
-        let earlier = !bag.files.keys.contains { $0.hasPrefix("data/\(AssetCatalog.categoriesFolder)/") }
-            && bag.files.keys.contains { $0.hasPrefix("data/categories/") }
+        let earlier = !bag.files.keys.contains { PathBytes.hasPrefix($0, "data/\(AssetCatalog.categoriesFolder)/") }
+            && bag.files.keys.contains { PathBytes.hasPrefix($0, "data/categories/") }
         let folder = earlier ? "data/categories/" : "data/\(AssetCatalog.categoriesFolder)/"
         let icons = Set(bag.files.keys.filter { $0.hasPrefix(folder) && $0.hasSuffix(".png") })
         let expected = Set(numbers.map { earlier ? "data/categories/\($0).png" : "data/" + AssetCatalog.categoryImagePath($0) })

@@ -111,7 +111,7 @@ package struct TileName: Hashable, Comparable, Sendable {
     }
 
     package init?(_ path: String) {
-        guard path.hasPrefix("data/document/") else { return nil }
+        guard PathBytes.hasPrefix(path, "data/document/") else { return nil }
         let parts = path.split(separator: "/")
         guard parts.count >= 5, parts[parts.count - 3].hasSuffix("_files"), let level = Int(parts[parts.count - 2]) else { return nil }
         let place = parts[parts.count - 1].split(separator: ".").first?.split(separator: "_") ?? []

@@ -1,3 +1,4 @@
+import MCPackSchema
 import MCPackBag
 import Foundation
 
@@ -17,6 +18,6 @@ extension LaunchInput {
     /// The layers' image sets and the screens' previews; the screens
     /// themselves are crops of the background, shown already.
     package static func showsOnDiffPage(_ path: String) -> Bool {
-        owns(path) && !path.hasPrefix("data/launch/screens/") && path.hasSuffix(".png")
+        owns(path) && !PathBytes.hasPrefix(path, "data/launch/screens/") && path.hasSuffix(".png")
     }
 }

@@ -24,7 +24,7 @@ extension PreviewInput {
         }
 
         var references = PageReferences.find(in: html).map { (from: path, url: $0) }
-        for style in bag.files.keys.filter({ $0.hasPrefix("data/preview/") && $0.hasSuffix(".css") }).sorted() {
+        for style in bag.files.keys.filter({ PathBytes.hasPrefix($0, "data/preview/") && $0.hasSuffix(".css") }).sorted() {
             guard let data = bag.files[style]?.data else { continue }
             references += PageReferences.find(inStyle: String(decoding: data, as: UTF8.self)).map { (from: style, url: $0) }
         }
@@ -124,7 +124,7 @@ extension PreviewInput {
             return nil
         })
         let pictures = bag.files.keys.filter {
-            ($0.hasPrefix("data/\(AssetCatalog.appIconSet)/") || $0.hasPrefix("data/launch/preview/")) && $0.hasSuffix(".png")
+            (PathBytes.hasPrefix($0, "data/\(AssetCatalog.appIconSet)/") || PathBytes.hasPrefix($0, "data/launch/preview/")) && $0.hasSuffix(".png")
         }
         return pictures.sorted().filter { !targets.contains($0) }.map {
             Problem(page, "preview-data", "does not show \($0)")

@@ -77,19 +77,30 @@ extension BagContents {
         // a zip whose CRC fields were rewritten alike would pass on its
         // digests alone, while unzip, which a receiver may use, refuses it.
         let skipsCRC = directory != nil && archiveCovered
+        // Whether a payload file was hashed before a manifest named an
+        // algorithm it lacks (a tar's manifests come after the payload).
+        var payloadRead = false
+        var declaredLate = false
         let reader = try BagReader(path, limits: limits, crossCheckZip: true, zipDirectory: directory, checkCRC: !skipsCRC,
                                    readsStoredByOffset: true) { entry in
             let path = entry.path
             let wanted: Set<DigestAlgorithm>
             if BagNames.isTagFile(path) {
-                if PathBytes.isTopLevel(path), let algorithm = BagNames.manifestAlgorithm(path, prefix: "manifest-") { declared.insert(algorithm) }
+                if PathBytes.isTopLevel(path), let algorithm = BagNames.manifestAlgorithm(path, prefix: "manifest-"),
+                   declared.insert(algorithm).inserted, payloadRead {
+                    declaredLate = true
+                }
                 wanted = Set(DigestAlgorithm.allCases)
             } else {
+                payloadRead = true
                 wanted = declared.isEmpty ? [.sha256] : declared
             }
             return BagReader.Keep(keeping(path, size: entry.size ?? 0), digests: wanted)
         }
         var contents = BagContents()
+        // Grown one entry at a time, the table of 17,000 was copied over
+        // and over.
+        contents.files.reserveCapacity(directory?.raw.count ?? 0)
         while let file = try reader.next() {
             contents.files[file.entry.path] = file.damage == nil
                 ? BagFile(path: file.entry.path, size: file.size, digests: file.digests, data: file.data, head: file.head)
@@ -102,7 +113,7 @@ extension BagContents {
         contents.stoppedAt = reader.stoppedAt
         contents.bytes = reader.bytesRead
         contents.top = reader.top
-        try contents.hashAgain(path, limits: limits, for: declared)
+        if declaredLate { try contents.hashAgain(path, limits: limits, for: declared) }
         if skipsCRC, let directory {
             contents.unconfirmed = (path, directory, limits)
             if !confirmingLater { _ = try contents.confirm() }

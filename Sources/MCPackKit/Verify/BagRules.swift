@@ -17,7 +17,7 @@ enum BagRules {
         var problems: [Problem] = []
         let (version, encoding) = declaration(bag, &problems)
         let decoded = TagText(encoding: encoding)
-        let payload = bag.files.keys.filter { $0.hasPrefix("data/") }
+        let payload = bag.files.keys.filter { PathBytes.hasPrefix($0, "data/") }
         let fetched = fetch(bag, decoded, version: version, &problems)
         let listing = payloadManifests(bag, decoded, version: version, payload: payload, fetched: fetched, &problems)
         fetchedAndAlgorithms(listing, allowFetch: allowFetch, &problems)
@@ -55,7 +55,7 @@ enum BagRules {
     private static func payloadManifests(_ bag: BagContents, _ decoded: TagText, version: String?, payload: [String],
                                          fetched: [String: Int], _ problems: inout [Problem]) -> PayloadListing {
         var listing = PayloadListing()
-        listing.manifestNames = bag.files.keys.filter { $0.hasPrefix("manifest-") && $0.hasSuffix(".txt") && PathBytes.isTopLevel($0) }.sorted()
+        listing.manifestNames = bag.files.keys.filter { PathBytes.hasPrefix($0, "manifest-") && $0.hasSuffix(".txt") && PathBytes.isTopLevel($0) }.sorted()
         if listing.manifestNames.isEmpty {
             if let stoppedAt = bag.stoppedAt {
                 // mcpack's tag files follow the payload: an archive cut short
@@ -78,7 +78,7 @@ enum BagRules {
             for path in fetched.keys.filter({ entries[$0] == nil }).sorted() {
                 problems.append(Problem(path, "fetch-unlisted", "fetch.txt names it, but \(name) does not list it; every fetched file is in every payload manifest", section: "2.2.3"))
             }
-            for path in entries.keys.filter({ !$0.hasPrefix("data/") }).sorted() {
+            for path in entries.keys.filter({ !PathBytes.hasPrefix($0, "data/") }).sorted() {
                 problems.append(Problem(name, "manifest-path", "lists \(path), which is not under data/"))
             }
             problems += unlisted(payload, entries: entries, manifest: name, finderFiles: &listing.finderFiles)
@@ -108,7 +108,7 @@ enum BagRules {
                                fetched: [String: Int], fetchAbsent: inout Set<String>) -> [Problem] {
         var unreached: [String] = []
         var listed: [Problem] = []
-        for (path, expected) in entries where path.hasPrefix("data/") {
+        for (path, expected) in entries where PathBytes.hasPrefix(path, "data/") {
             guard let file = bag.files[path] else {
                 if fetched[path] != nil {
                     fetchAbsent.insert(path)
@@ -152,7 +152,7 @@ enum BagRules {
     /// Every tag manifest: its lines and the tag files' fixity, and (RFC
     /// 8493 §2.2.1) the tag files none lists, which no checksum covers.
     private static func tagManifests(_ bag: BagContents, _ decoded: TagText, version: String?, _ problems: inout [Problem]) {
-        let tagManifests = bag.files.keys.filter { $0.hasPrefix("tagmanifest-") && $0.hasSuffix(".txt") && PathBytes.isTopLevel($0) }.sorted()
+        let tagManifests = bag.files.keys.filter { PathBytes.hasPrefix($0, "tagmanifest-") && $0.hasSuffix(".txt") && PathBytes.isTopLevel($0) }.sorted()
         var tagListed = Set<String>()
         for name in tagManifests where bag.files[name]?.damaged != true {
             guard let algorithm = BagNames.manifestAlgorithm(name, prefix: "tagmanifest-") else {
@@ -166,7 +166,7 @@ enum BagRules {
                     problems.append(Problem(name, "tagmanifest", "lists \(path); a tag manifest lists tag files, not tag manifests", severity: .warning))
                     continue
                 }
-                if path.hasPrefix("data/") {
+                if PathBytes.hasPrefix(path, "data/") {
                     problems.append(Problem(name, "tagmanifest", "lists the payload file \(path)"))
                     continue
                 }
@@ -280,17 +280,17 @@ enum BagRules {
             problems.append(Problem(name, "manifest", "cannot be read as \(decoded.name) text", section: "2.1.1"))
             return [:]
         }
-        var entries: [String: String] = [:]
         let manifest = Manifest(data, percentEncoded: version == nil || version == "1.0")
+        var entries: [String: String] = [:]
+        entries.reserveCapacity(manifest.lines.count)
         for line in manifest.lines {
             guard let path = manifest.path(line) else {
                 problems.append(Problem(name, "manifest", "line \(line.number): expected \"<checksum> <path>\"", line: line.number))
                 continue
             }
-            let checksum = BagNames.folded(manifest.checksum(line))
-            guard checksum.utf8.count == hexLength[algorithm],
-                  checksum.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-                problems.append(Problem(name, "manifest", "line \(line.number): \"\(checksum.prefix(20))\" is not a \(algorithm.rawValue) checksum", line: line.number))
+            guard let checksum = manifest.hexChecksum(line, count: hexLength[algorithm] ?? 0) else {
+                let written = BagNames.folded(manifest.checksum(line))
+                problems.append(Problem(name, "manifest", "line \(line.number): \"\(written.prefix(20))\" is not a \(algorithm.rawValue) checksum", line: line.number))
                 continue
             }
             let normal: String
@@ -307,13 +307,14 @@ enum BagRules {
                 normal = components.joined(separator: "/")
                 if normal != path { problems.append(Problem(name, "manifest-path-normal", "line \(line.number): \(path.debugDescription) is not normalised (., .. or empty components); write \(normal)", severity: .warning, section: "2.1.3", line: line.number)) }
             }
-            if let earlier = entries[normal] {
+            // One table operation for the usual new path; the first of a
+            // path listed twice is put back.
+            if let earlier = entries.updateValue(checksum, forKey: normal) {
+                entries[normal] = earlier
                 problems.append(earlier == checksum
                     ? Problem(name, "manifest", "line \(line.number): \(normal) is listed twice", severity: .warning, line: line.number)
                     : Problem(name, "manifest", "line \(line.number): \(normal) is listed twice with different checksums", line: line.number))
-                continue
             }
-            entries[normal] = checksum
         }
         let starred = manifest.starredCount
         if starred > 0 {

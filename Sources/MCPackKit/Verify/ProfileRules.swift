@@ -186,7 +186,7 @@ private struct ProfileCheck {
 
     /// Payload files: required, allowed, or none at all.
     mutating func payloadFiles() {
-        let payload = bag.files.keys.filter { $0.hasPrefix("data/") }.sorted()
+        let payload = bag.files.keys.filter { PathBytes.hasPrefix($0, "data/") }.sorted()
         for required in profile.payloadFilesRequired ?? [] where !payload.contains(where: { matches($0, required) }) {
             problem(required, "payload-files", "missing; the profile requires this payload file")
         }

@@ -147,6 +147,7 @@ package enum Verifier {
             stats: .init(files: contents.files.count, bytes: contents.bytes, seconds: Date().timeIntervalSince(started)),
             profile: profile?.info.identifier)
         report.notes = versions.notes
+        releaseElsewhere(consume contents)
         return report
     }
 }

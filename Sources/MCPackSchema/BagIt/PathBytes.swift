@@ -1,3 +1,5 @@
+import Foundation
+
 /// Questions asked of every path of a bag (17,000 for a 34,000 px master,
 /// in every build and every verify), answered from the path's UTF-8 bytes:
 /// Foundation's search for text within text and lowercased copies of each
@@ -37,6 +39,19 @@ public enum PathBytes {
             let name = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes[($0 + 1)...] } ?? bytes[...]
             guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return nil }
             return String(decoding: name[(dot + 1)...].map(lowered), as: UTF8.self)
+        }
+    }
+
+    /// Whether `path` starts with `prefix`, byte for byte. String's own
+    /// `hasPrefix` compares Characters: to it `data/` does not start
+    /// `data/\u{301}x`, whose `/` and combining accent make one; a file
+    /// system sees a file in data/. Every question of a bag path's folder
+    /// is asked here, so that no two rules can answer it differently.
+    public static func hasPrefix(_ path: String, _ prefix: String) -> Bool {
+        withBytes(path) { bytes in
+            withBytes(prefix) { start in
+                bytes.count >= start.count && (start.isEmpty || memcmp(bytes.baseAddress!, start.baseAddress!, start.count) == 0)
+            }
         }
     }
 

@@ -59,7 +59,7 @@ public struct ChannelFileList: Codable, Sendable, Equatable {
                 guard case .success(let components) = BagPath.components(file.path), components.joined(separator: "/") == file.path else {
                     throw ChannelFormatError("\(at): \"\(file.path)\" is not a safe path inside a bag")
                 }
-                guard file.path.hasPrefix("data/") == payload else {
+                guard PathBytes.hasPrefix(file.path, "data/") == payload else {
                     throw ChannelFormatError("\(at): \(file.path) \(payload ? "is not under data/" : "is under data/, so it is payload, not a tag file")")
                 }
                 do { try ChannelObject(sha256: file.sha256, size: file.size).validate() } catch { throw ChannelFormatError("\(at): \(error.message)") }

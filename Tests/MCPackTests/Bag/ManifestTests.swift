@@ -19,6 +19,16 @@ import Testing
         }
     }
 
+    /// A checksum is taken in lower case when it is hex digits of the
+    /// algorithm's length, in either case, and refused otherwise.
+    @Test func hexChecksumsAreLowercasedOrRefused() {
+        let text = "0aF9  data/a\nABCD data/b\n0a9 data/c\n0a9g data/d\n0a9\u{e9} data/e\n0a9  \n0A9B\td\n"
+        let manifest = Manifest(Data(text.utf8))
+        #expect(manifest.lines.map { manifest.hexChecksum($0, count: 4) } == ["0af9", "abcd", nil, nil, nil, nil, "0a9b"])
+        #expect(manifest.lines.map { manifest.hexChecksum($0, count: 3) } == [nil, nil, "0a9", nil, nil, "0a9", nil])
+        #expect(manifest.lines.allSatisfy { manifest.hexChecksum($0, count: 0) == nil })
+    }
+
     @Test func linesAreSplitAsBagItToolsWriteThem() {
         let text = "aa  data/a b.txt\n\nbb\t*data/b.txt\r\n  \t\ncc ./data/c.txt\nnoseparator\r\n\r\ndd   data/%0a%25%0D.txt"
         #expect(Self.lines(text) == [

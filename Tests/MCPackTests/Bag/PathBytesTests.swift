@@ -1,5 +1,6 @@
 import Foundation
 import MCPackBag
+import MCPackInputs
 import MCPackSchema
 import Testing
 
@@ -53,6 +54,39 @@ import Testing
         for path in ["data/x.DS_Store", "data/.DS_Store/", "data/a._b", "data/x__MACOSX/y", "data/__MACOSX", "_._", "data/.DS_Store2", ""] {
             #expect(!BagNames.isFinderMetadata(path), "\(path)")
         }
+    }
+
+    /// Byte for byte, as String's own hasPrefix for these paths; unlike it
+    /// where a combining mark follows the prefix (one Character to Swift,
+    /// a file in data/ to a file system).
+    @Test func prefixAsString() {
+        for path in Self.paths {
+            for prefix in ["data/", "data/document/", "", "full/", "café/", "data/A", "x.Json"] {
+                #expect(PathBytes.hasPrefix(path, prefix) == path.hasPrefix(prefix), "\(path) \(prefix)")
+            }
+        }
+        #expect(PathBytes.hasPrefix("data/\u{301}x", "data/") && !"data/\u{301}x".hasPrefix("data/"))
+        #expect(!PathBytes.hasPrefix("dat", "data/") && !PathBytes.hasPrefix("Data/x", "data/"))
+    }
+
+    /// A pyramid's first tile of a level, told by counting components in
+    /// place: the same answers as splitting the path into them.
+    @Test func sampleTileAsSplitComponents() {
+        func split(_ path: String) -> Bool {
+            guard path.hasPrefix("data/document/") else { return false }
+            let parts = path.split(separator: "/")
+            if parts.count == 5 { return parts[2].hasSuffix("_files") && parts[4].hasPrefix("0_0.") }
+            return parts.count == 7 && parts[3].hasPrefix("0,0,")
+        }
+        let samples = ["data/document/master_files/12/0_0.jpeg", "data/document/master/0,0,512,512/512,/0/default.jpg"]
+        let others = ["data/document/master_files/12/1_0.jpeg", "data/document/master_files/12/0_0", "data/document/files/12/0_0.jpeg",
+                      "data/document/_files/12/0_0.png", "data/document/master_files/12/0_0.jpeg/x", "data/document/a/b_files/0_0.jpg",
+                      "data/document/master/0,1,512,512/512,/0/default.jpg", "data/document/master/0,0,512,512/512,/0/x/default.jpg",
+                      "data/document//master_files//12/0_0.jpeg", "data/document/master_files/12//0_0.jpeg/", "data/document/0_0.",
+                      "data/document/x/0,0/a/b/c", "data/document/x/0,0,/a/b/c", "data/icons/master_files/12/0_0.jpeg", "data/document/",
+                      "data/document/master_file/s/0_0.jpeg", "data/document/m_files/1/0_0"] + Self.paths
+        for path in samples { #expect(DocumentInput.isSampleTile(path), "\(path)") }
+        for path in samples + others { #expect(DocumentInput.isSampleTile(path) == split(path), "\(path)") }
     }
 
     @Test func topLevelHasNoSlash() {
