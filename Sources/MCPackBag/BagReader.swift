@@ -620,8 +620,7 @@ package final class BagReader {
             return nil
         }
         bytesRead += size
-        var digests: [DigestAlgorithm: String] = [:]
-        for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
+        let digests = Digest.finish(hashers)
         return File(entry: entry, size: size, digests: digests, data: held.data, head: held.head)
     }
 
@@ -886,8 +885,7 @@ package final class BagReader {
         } catch {
             return .failure(unreadable)
         }
-        var digests: [DigestAlgorithm: String] = [:]
-        for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
+        let digests = Digest.finish(hashers)
         return .success(File(entry: entry, size: size, digests: digests, data: held.data, head: held.head))
     }
 }

@@ -197,6 +197,7 @@ final class StoredSpans: @unchecked Sendable {
         let data = UnsafeRawBufferPointer(rebasing: bytes[Int(job.dataStart - job.localHeader)...])
         var held = Held(BagReader.Keep(job.bytes))
         var digests: [DigestAlgorithm: String] = [:]
+        digests.reserveCapacity(job.digests.count)
         for algorithm in job.digests {
             guard let hasher = try? Digest(algorithm) else { return (.damaged("cannot hash the entry (\(algorithm.rawValue))"), true) }
             hasher.update(data)
@@ -257,8 +258,7 @@ final class StoredSpans: @unchecked Sendable {
         if let declared = job.crc, crc.value != declared {
             return (.damaged(CRC32.mismatch(computed: crc.value, declared: declared)), true)
         }
-        var digests: [DigestAlgorithm: String] = [:]
-        for (algorithm, hasher) in hashers { digests[algorithm] = hasher.finish() }
+        let digests = Digest.finish(hashers)
         return (.read(digests: digests, data: held.data, head: held.head), true)
     }
 
