@@ -201,12 +201,22 @@ public final class ArchiveReader {
               // libarchive names each zip entry's method in the format's name
               // (from the entry's local header, which it reads by): "ZIP 2.0
               // (uncompressed)"; it has no other call that tells it.
-              let name = archive_format_name(archive), String(cString: name).hasSuffix("(uncompressed)")
+              let name = archive_format_name(archive), Self.endsInUncompressed(name)
         else { return nil }
         let offset = Int64(archive_filter_bytes(archive, 0))
         let count = Int64(archive_entry_size(entry))
         guard offset >= 0, count >= 0 else { return nil }
         return (offset, count)
+    }
+
+    /// Whether a format name ends "(uncompressed)", read in place: asked
+    /// of every entry of a zip.
+    private static func endsInUncompressed(_ name: UnsafePointer<CChar>) -> Bool {
+        let suffix = "(uncompressed)"
+        let length = strlen(name)
+        guard length >= suffix.utf8.count else { return false }
+        let tail = UnsafeRawBufferPointer(start: name + (length - suffix.utf8.count), count: suffix.utf8.count)
+        return tail.elementsEqual(suffix.utf8)
     }
 
     /// Bytes of the archive file consumed so far (before decompression).

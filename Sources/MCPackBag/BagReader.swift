@@ -536,11 +536,17 @@ package final class BagReader {
     /// component; nil, said as an issue, for an unsafe name.
     private func safeComponents(_ name: String) throws -> (components: [String], plain: Bool)? {
         if BagPath.isPlain(name) {
-            // top folder and the rest, without splitting every component
-            if let slash = name.utf8.firstIndex(of: UInt8(ascii: "/")) {
-                return ([String(name[..<slash]), String(name[name.utf8.index(after: slash)...])], true)
+            // The top folder and the rest, without splitting every component,
+            // made from the bytes (a String's own slicing checks each cut
+            // for a Character's boundary); the top is nearly always the
+            // last one met, which is used again.
+            return PathBytes.withBytes(name) { bytes in
+                guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return ([name], true) }
+                let topBytes = UnsafeBufferPointer(rebasing: bytes[..<slash])
+                let top = tops.last.flatMap { last in PathBytes.withBytes(last) { $0.elementsEqual(topBytes) } ? last : nil }
+                    ?? String(decoding: topBytes, as: UTF8.self)
+                return ([top, String(decoding: UnsafeBufferPointer(rebasing: bytes[(slash + 1)...]), as: UTF8.self)], true)
             }
-            return ([name], true)
         }
         switch BagPath.components(name) {
         case .success(let checked): return (checked, false)
