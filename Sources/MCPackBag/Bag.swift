@@ -178,7 +178,6 @@ package struct Bag {
     }
 }
 
-/// An array that concurrent workers fill, each at its own index.
 /// Frees `value` on another thread. For what a verify held of each of
 /// 17,000 entries (tables, records, strings): freed one at a time where it
 /// goes out of use, it held up the work after it, and a process that ends
@@ -189,6 +188,7 @@ package func releaseElsewhere<Value>(_ value: consuming Value) {
     DispatchQueue.global(qos: .utility).async { held[0] = nil }
 }
 
+/// An array that concurrent workers fill, each at its own index.
 package final class LockedArray<Element>: @unchecked Sendable {
     private var storage: [Element]
     private let lock = NSLock()

@@ -28,8 +28,18 @@ package enum BagNames {
     /// with prefix `manifest-`; nil for another name or an algorithm
     /// mcpack cannot compute.
     package static func manifestAlgorithm(_ name: String, prefix: String) -> DigestAlgorithm? {
-        guard name.hasPrefix(prefix), name.hasSuffix(".txt") else { return nil }
-        return DigestAlgorithm(rawValue: String(name.dropFirst(prefix.count).dropLast(4)))
+        manifestName(name, prefix: prefix).flatMap(DigestAlgorithm.init(rawValue:))
+    }
+
+    /// What a (tag) manifest's name says between `prefix` and `.txt`, told
+    /// from its bytes as every bag path is (`sha256`, or an algorithm
+    /// mcpack does not know); nil for a name not of that shape.
+    package static func manifestName(_ name: String, prefix: String) -> String? {
+        PathBytes.withBytes(name) { bytes in
+            let start = prefix.utf8.count
+            guard bytes.count >= start + 4, PathBytes.hasPrefix(name, prefix), bytes.suffix(4).elementsEqual(".txt".utf8) else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(bytes.count - 4)]), as: UTF8.self)
+        }
     }
 
     /// The text lowercased, for names that collide on a case-insensitive

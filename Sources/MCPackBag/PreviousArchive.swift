@@ -58,7 +58,7 @@ package final class PreviousArchive: @unchecked Sendable {
     /// `bundleJSON`: its data/bundle.json, when already read.
     static func open(_ path: String, prefixes: [String], expecting: Set<String>? = nil, bundleJSON: Data? = nil,
                      why: (String) -> Void) -> PreviousArchive? {
-        func owned(_ bagPath: String) -> Bool { prefixes.contains { bagPath.hasPrefix($0) } }
+        func owned(_ bagPath: String) -> Bool { prefixes.contains { PathBytes.hasPrefix(bagPath, $0) } }
         var manifest: Data?
         var bundle = bundleJSON
         var sizes: [String: Int] = [:]

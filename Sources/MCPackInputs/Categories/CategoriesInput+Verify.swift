@@ -21,7 +21,7 @@ extension CategoriesInput {
         let earlier = !bag.files.keys.contains { PathBytes.hasPrefix($0, "data/\(AssetCatalog.categoriesFolder)/") }
             && bag.files.keys.contains { PathBytes.hasPrefix($0, "data/categories/") }
         let folder = earlier ? "data/categories/" : "data/\(AssetCatalog.categoriesFolder)/"
-        let icons = Set(bag.files.keys.filter { $0.hasPrefix(folder) && $0.hasSuffix(".png") })
+        let icons = Set(bag.files.keys.filter { PathBytes.hasPrefix($0, folder) && $0.hasSuffix(".png") })
         let expected = Set(numbers.map { earlier ? "data/categories/\($0).png" : "data/" + AssetCatalog.categoryImagePath($0) })
         for missing in expected.subtracting(icons).sorted() {
             problems.append(Problem(missing, "categories-match", "categories.json has this icon's number, but the icon is missing"))

@@ -28,10 +28,10 @@ extension DocumentInput {
     /// a sample of every level without reading thousands of tiles twice.
     package static func isSampleTile(_ path: String) -> Bool {
         guard PathBytes.hasPrefix(path, "data/document/") else { return false }
-        // Asked of every file of a bag, twice: split on the bytes in place,
-        // not through Foundation's String search (a tenth of a verify).
-        // The components are counted in place, not split into an array
-        // (which cost more than the rest of the question).
+        // Asked of every file of a bag, twice: the components are counted
+        // in the bytes in place, not found by Foundation's String search (a
+        // tenth of a verify) nor split into an array (more than the rest of
+        // the question cost).
         let sample: (UnsafeBufferPointer<UInt8>) -> Bool = { bytes in
             let slash = UInt8(ascii: "/")
             var parts = 0
@@ -121,7 +121,7 @@ extension DocumentInput {
             guard let info = bag.decode(IIIFImageInfo.self, path, rule: "pyramid-iiif", &problems) else { continue }
             let folder = String(path.dropLast("info.json".count))
             let name = String(folder.dropLast().split(separator: "/").last ?? "")
-            let present = bag.files.keys.filter { $0.hasPrefix(folder) && $0 != path }
+            let present = bag.files.keys.filter { PathBytes.hasPrefix($0, folder) && $0 != path }
             // The extension from bundle.json's settings, else from the tiles.
             let ext = record.map { IIIFLayout.ext($0.settings.tileFormat) }
                 ?? present.lazy.map { ($0 as NSString).pathExtension }.first ?? "jpg"
@@ -181,7 +181,7 @@ extension DocumentInput {
         var problems: [Problem] = []
         // Counted rather than set against each other: the usual pyramid is
         // whole, and two sets of 17,000 paths showed in verify's profile.
-        func present(_ path: String) -> Bool { path.hasPrefix(folder) && !leaving.contains(path) }
+        func present(_ path: String) -> Bool { PathBytes.hasPrefix(path, folder) && !leaving.contains(path) }
         var found = 0
         var extras: [String] = []
         for path in bag.files.keys where present(path) {

@@ -55,7 +55,7 @@ enum BagRules {
     private static func payloadManifests(_ bag: BagContents, _ decoded: TagText, version: String?, payload: [String],
                                          fetched: [String: Int], _ problems: inout [Problem]) -> PayloadListing {
         var listing = PayloadListing()
-        listing.manifestNames = bag.files.keys.filter { PathBytes.hasPrefix($0, "manifest-") && $0.hasSuffix(".txt") && PathBytes.isTopLevel($0) }.sorted()
+        listing.manifestNames = bag.files.keys.filter { BagNames.manifestName($0, prefix: "manifest-") != nil && PathBytes.isTopLevel($0) }.sorted()
         if listing.manifestNames.isEmpty {
             if let stoppedAt = bag.stoppedAt {
                 // mcpack's tag files follow the payload: an archive cut short
@@ -152,7 +152,7 @@ enum BagRules {
     /// Every tag manifest: its lines and the tag files' fixity, and (RFC
     /// 8493 §2.2.1) the tag files none lists, which no checksum covers.
     private static func tagManifests(_ bag: BagContents, _ decoded: TagText, version: String?, _ problems: inout [Problem]) {
-        let tagManifests = bag.files.keys.filter { PathBytes.hasPrefix($0, "tagmanifest-") && $0.hasSuffix(".txt") && PathBytes.isTopLevel($0) }.sorted()
+        let tagManifests = bag.files.keys.filter { BagNames.manifestName($0, prefix: "tagmanifest-") != nil && PathBytes.isTopLevel($0) }.sorted()
         var tagListed = Set<String>()
         for name in tagManifests where bag.files[name]?.damaged != true {
             guard let algorithm = BagNames.manifestAlgorithm(name, prefix: "tagmanifest-") else {
@@ -162,7 +162,7 @@ enum BagRules {
             let entries = parseManifest(bag, decoded, name: name, algorithm: algorithm, version: version, problems: &problems)
             tagListed.formUnion(entries.keys)
             for (path, expected) in entries.sorted(by: { $0.key < $1.key }) {
-                if path.hasPrefix("tagmanifest-") {
+                if PathBytes.hasPrefix(path, "tagmanifest-") {
                     problems.append(Problem(name, "tagmanifest", "lists \(path); a tag manifest lists tag files, not tag manifests", severity: .warning))
                     continue
                 }
@@ -178,7 +178,7 @@ enum BagRules {
             }
         }
         if !tagManifests.isEmpty, bag.stoppedAt == nil {
-            for path in bag.files.keys.filter({ BagNames.isTagFile($0) }).sorted() where !path.hasPrefix("tagmanifest-") && !tagListed.contains(path) {
+            for path in bag.files.keys.filter({ BagNames.isTagFile($0) }).sorted() where !PathBytes.hasPrefix(path, "tagmanifest-") && !tagListed.contains(path) {
                 problems.append(Problem(path, "tag-unlisted", "a tag file no tag manifest lists, so no checksum covers it", severity: .warning, section: "2.2.1"))
             }
         }

@@ -114,7 +114,7 @@ private struct ProfileCheck {
     mutating func manifests() {
         let topNames = bag.files.keys.filter(PathBytes.isTopLevel)
         func algorithms(_ prefix: String) -> [String] {
-            topNames.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".txt") }.map { String($0.dropFirst(prefix.count).dropLast(4)) }.sorted()
+            topNames.compactMap { BagNames.manifestName($0, prefix: prefix) }.sorted()
         }
         for (prefix, required, allowed, rule) in [("manifest-", profile.manifestsRequired, profile.manifestsAllowed, "manifests"),
                                                   ("tagmanifest-", profile.tagManifestsRequired, profile.tagManifestsAllowed, "tag-manifests")] {
@@ -168,8 +168,7 @@ private struct ProfileCheck {
         let standard = ["bagit.txt", "bag-info.txt", "fetch.txt"]
         let tagFiles = bag.files.keys.filter {
             BagNames.isTagFile($0) && !standard.contains($0)
-                && !($0.hasPrefix("manifest-") && $0.hasSuffix(".txt") && PathBytes.isTopLevel($0))
-                && !($0.hasPrefix("tagmanifest-") && $0.hasSuffix(".txt") && PathBytes.isTopLevel($0))
+                && !(PathBytes.isTopLevel($0) && (BagNames.manifestName($0, prefix: "manifest-") ?? BagNames.manifestName($0, prefix: "tagmanifest-")) != nil)
         }.sorted()
         for required in profile.tagFilesRequired ?? [] where !tagFiles.contains(where: { matches($0, required) }) && bag.files[required] == nil {
             problem(required, "tag-files", "missing; the profile requires this tag file")

@@ -45,8 +45,9 @@ public enum PathBytes {
     /// Whether `path` starts with `prefix`, byte for byte. String's own
     /// `hasPrefix` compares Characters: to it `data/` does not start
     /// `data/\u{301}x`, whose `/` and combining accent make one; a file
-    /// system sees a file in data/. Every question of a bag path's folder
-    /// is asked here, so that no two rules can answer it differently.
+    /// system sees a file in data/. Every rule that asks which folder a bag
+    /// path is in, or which manifest a name is, asks here, so that no two
+    /// rules answer it differently.
     public static func hasPrefix(_ path: String, _ prefix: String) -> Bool {
         withBytes(path) { bytes in
             withBytes(prefix) { start in

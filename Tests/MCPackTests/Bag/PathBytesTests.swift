@@ -69,6 +69,21 @@ import Testing
         #expect(!PathBytes.hasPrefix("dat", "data/") && !PathBytes.hasPrefix("Data/x", "data/"))
     }
 
+    /// A manifest's name read in its bytes: what lies between the prefix and
+    /// `.txt`, as the String slicing it stands in for gave it.
+    @Test func manifestNamesAsStringSlicing() {
+        for name in ["manifest-sha256.txt", "manifest-md5.txt", "manifest-.txt", "manifest-sha256.TXT", "manifest-sha256",
+                     "tagmanifest-sha512.txt", "xmanifest-sha256.txt", "manifest-", ".txt", "manifest-a.b.txt", "data/manifest-sha256.txt"] {
+            for prefix in ["manifest-", "tagmanifest-"] {
+                let sliced = name.hasPrefix(prefix) && name.hasSuffix(".txt") && name.count >= prefix.count + 4
+                    ? String(name.dropFirst(prefix.count).dropLast(4)) : nil
+                #expect(BagNames.manifestName(name, prefix: prefix) == sliced, "\(name) \(prefix)")
+            }
+        }
+        #expect(BagNames.manifestAlgorithm("manifest-sha256.txt", prefix: "manifest-") == .sha256)
+        #expect(BagNames.manifestAlgorithm("manifest-crc32.txt", prefix: "manifest-") == nil)
+    }
+
     /// A pyramid's first tile of a level, told by counting components in
     /// place: the same answers as splitting the path into them.
     @Test func sampleTileAsSplitComponents() {
