@@ -57,8 +57,8 @@ package enum BagNames {
         isFolded(text) ? text : text.lowercased()
     }
 
-    /// ASCII without capitals.
-    private static func isFolded<Text: StringProtocol>(_ text: Text) -> Bool {
+    /// ASCII without capitals: what `folded` gives back unchanged.
+    package static func isFolded<Text: StringProtocol>(_ text: Text) -> Bool {
         PathBytes.withBytes(text) { !$0.contains { $0 >= 0x80 || $0 &- 0x41 < 26 } }
     }
 }

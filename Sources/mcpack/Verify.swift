@@ -130,7 +130,7 @@ struct Verify: AsyncParsableCommand {
                 if !console.json { printSignatures(signatures, console: console) }
                 let bagProfile = try profile.map(ProfileRules.load)
                 report = try Verifier.verify(archive, limits: limits, allowFetch: allowFetch, profile: bagProfile, signatures: signatures,
-                                             expected: VersionExpectation(name: expectName, version: expectVersion))
+                                             expected: VersionExpectation(name: expectName, version: expectVersion), loadersAsNeeded: true)
                 let checked = signatures.map { $0.failed(ifChangedSince: before, archive: archive) }
                 for (was, now) in zip(signatures, checked) where was.valid && !now.valid && !console.json {
                     console.out("\(console.paint("error:", "1;31")) \(now.file): signature: \(now.problem ?? "")")

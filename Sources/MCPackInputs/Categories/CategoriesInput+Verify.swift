@@ -18,10 +18,9 @@ extension CategoriesInput {
         if numbers.sorted() != Array(1..<(numbers.count + 1)) {
             problems.append(Problem(path, "categories-match", "categories are not numbered 1...\(list.count)"))
         }
-        let earlier = !bag.files.keys.contains { PathBytes.hasPrefix($0, "data/\(AssetCatalog.categoriesFolder)/") }
-            && bag.files.keys.contains { PathBytes.hasPrefix($0, "data/categories/") }
+        let earlier = !bag.folders.holds("data/\(AssetCatalog.categoriesFolder)/") && bag.folders.holds("data/categories/")
         let folder = earlier ? "data/categories/" : "data/\(AssetCatalog.categoriesFolder)/"
-        let icons = Set(bag.files.keys.filter { PathBytes.hasPrefix($0, folder) && $0.hasSuffix(".png") })
+        let icons = Set(bag.folders.files(under: folder).filter { $0.hasSuffix(".png") })
         let expected = Set(numbers.map { earlier ? "data/categories/\($0).png" : "data/" + AssetCatalog.categoryImagePath($0) })
         for missing in expected.subtracting(icons).sorted() {
             problems.append(Problem(missing, "categories-match", "categories.json has this icon's number, but the icon is missing"))

@@ -16,6 +16,11 @@ extension DocumentInput {
         return PathBytes.withBytes(path) { $0.count { $0 == UInt8(ascii: "/") } } == 6 ? .head(1024) : .digestsOnly
     }
 
+    /// The IIIF descriptors, `data/document/<name>/info.json`, sorted.
+    package static func iiifDescriptors(_ bag: BagView) -> [String] {
+        bag.folders.folders(in: "data/document/").map { $0 + "info.json" }.filter { bag.files[$0] != nil }.sorted()
+    }
+
     /// Each pyramid (Deep Zoom or IIIF) holds every tile its descriptor
     /// implies, and no other, at the master's size as bundle.json records it.
     package static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
@@ -66,7 +71,7 @@ extension DocumentInput {
     }
 
     private static func colour(_ bag: BagView) -> [Problem] {
-        bag.files.keys.filter(isSampleTile).sorted().compactMap { path in
+        bag.folders.files(under: "data/document/").filter(isSampleTile).sorted().compactMap { path in
             guard let data = bag.files[path]?.data, let tile = try? Image(data: data),
                   let problem = PictureImport.notSRGB(tile) else { return nil }
             return Problem(path, "picture-srgb", problem)
@@ -75,7 +80,7 @@ extension DocumentInput {
 
     private static func deepZoom(_ bag: BagView, master: MasterSize?) -> [Problem] {
         var problems: [Problem] = []
-        let descriptors = bag.files.keys.filter { PathBytes.hasPrefix($0, "data/document/") && $0.hasSuffix(".dzi") }.sorted()
+        let descriptors = bag.folders.files(under: "data/document/").filter { PathBytes.hasSuffix($0, ".dzi") }.sorted()
         for path in descriptors {
             guard let data = bag.files[path]?.data else { continue }
             guard let dzi = DeepZoomDescriptor(data) else {
@@ -113,15 +118,13 @@ extension DocumentInput {
     /// size; an absolute HTTP(S) id, which viewers build every URL from.
     private static func iiif(_ bag: BagView, record: Record?) -> [Problem] {
         var problems: [Problem] = []
-        let descriptors = bag.files.keys.filter {
-            PathBytes.hasPrefix($0, "data/document/") && $0.hasSuffix("/info.json") && $0.split(separator: "/").count == 4
-        }.sorted()
+        let descriptors = iiifDescriptors(bag)
         let master = record.map { MasterSize(width: $0.width, height: $0.height) }
         for path in descriptors {
             guard let info = bag.decode(IIIFImageInfo.self, path, rule: "pyramid-iiif", &problems) else { continue }
             let folder = String(path.dropLast("info.json".count))
             let name = String(folder.dropLast().split(separator: "/").last ?? "")
-            let present = bag.files.keys.filter { PathBytes.hasPrefix($0, folder) && $0 != path }
+            let present = bag.folders.files(under: folder).filter { $0 != path }
             // The extension from bundle.json's settings, else from the tiles.
             let ext = record.map { IIIFLayout.ext($0.settings.tileFormat) }
                 ?? present.lazy.map { ($0 as NSString).pathExtension }.first ?? "jpg"
@@ -184,7 +187,7 @@ extension DocumentInput {
         func present(_ path: String) -> Bool { PathBytes.hasPrefix(path, folder) && !leaving.contains(path) }
         var found = 0
         var extras: [String] = []
-        for path in bag.files.keys where present(path) {
+        for path in bag.folders.files(under: folder) where !leaving.contains(path) {
             if implied.contains(path) { found += 1 } else { extras.append(path) }
         }
         let missing = found == implied.count ? [] : implied.all().filter { bag.files[$0] == nil || !present($0) }.sorted()

@@ -67,7 +67,7 @@ extension IconsInput {
                 problems.append(Problem(json, "icon-composer", "\(location) names the picture \(image), which is not in the bag"))
             }
         }
-        for file in bag.files.keys.filter({ PathBytes.hasPrefix($0, folder + "/") }).sorted() where file != json && !named.contains(file) {
+        for file in bag.folders.files(under: folder + "/").sorted() where file != json && !named.contains(file) {
             problems.append(Problem(file, "icon-composer", "no layer of icon.json uses it", severity: .warning))
         }
         return problems

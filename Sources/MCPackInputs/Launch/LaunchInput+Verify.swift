@@ -17,10 +17,10 @@ extension LaunchInput {
     /// The catalog's own rules for the layers' sets are AssetCatalogRules'.
     package static func verify(_ record: Record?, in bag: BagView) -> [Problem] {
         let root = "data/launch/"
-        guard bag.files.keys.contains(where: { PathBytes.hasPrefix($0, root) }) else { return [] }
+        guard bag.folders.holds(root) else { return [] }
         var problems: [Problem] = []
 
-        let listed = record?.screens ?? bag.files.keys.filter { PathBytes.hasPrefix($0, root + "screens/") }
+        let listed = record?.screens ?? bag.folders.files(under: root + "screens/")
             .map { String(($0 as NSString).lastPathComponent.dropLast(4)) }
         var expected = Set<String>()
         for screen in listed.sorted() {
@@ -35,13 +35,13 @@ extension LaunchInput {
             }
         }
         for folder in ["screens", "preview"] {
-            for path in bag.files.keys.filter({ PathBytes.hasPrefix($0, "\(root)\(folder)/") }).sorted() where !expected.contains(path) {
+            for path in bag.folders.files(under: "\(root)\(folder)/").sorted() where !expected.contains(path) {
                 problems.append(Problem(path, rule, "a screen bundle.json does not list", severity: .warning))
             }
         }
 
         // A bag made before the catalog kept the layers in launch/Launch.xcassets.
-        let earlier = bag.files.keys.contains { PathBytes.hasPrefix($0, root + "Launch.xcassets/") }
+        let earlier = bag.folders.holds(root + "Launch.xcassets/")
         let catalog = earlier ? root + "Launch.xcassets/" : "data/\(AssetCatalog.folder)/"
         _ = header(catalog + "\(AssetCatalog.launchBackground).imageset/LaunchBackground.png", in: bag, &problems)
         let textSet = catalog + "\(AssetCatalog.launchText).imageset/"

@@ -37,7 +37,7 @@ extension ManifestInput {
         }
         // The painting image's service is the bag's info.json.
         let services = canvas.items.flatMap(\.items).flatMap(\.body).flatMap { $0.service ?? [] }.map(\.id)
-        let infos = bag.files.keys.filter { PathBytes.hasPrefix($0, "data/document/") && $0.hasSuffix("/info.json") && $0.split(separator: "/").count == 4 }
+        let infos = DocumentInput.iiifDescriptors(bag)
         var ignored: [Problem] = []
         let serviceIDs = Set(infos.compactMap { bag.decode(IIIFImageInfo.self, $0, rule: "pyramid-iiif", &ignored)?.id })
         if services.isEmpty || !services.allSatisfy(serviceIDs.contains) {

@@ -24,7 +24,7 @@ extension PreviewInput {
         }
 
         var references = PageReferences.find(in: html).map { (from: path, url: $0) }
-        for style in bag.files.keys.filter({ PathBytes.hasPrefix($0, "data/preview/") && $0.hasSuffix(".css") }).sorted() {
+        for style in bag.folders.files(under: "data/preview/").filter({ $0.hasSuffix(".css") }).sorted() {
             guard let data = bag.files[style]?.data else { continue }
             references += PageReferences.find(inStyle: String(decoding: data, as: UTF8.self)).map { (from: style, url: $0) }
         }
@@ -123,9 +123,9 @@ extension PreviewInput {
             if case .file(let target) = PageReferences.resolve(url, from: page) { return target }
             return nil
         })
-        let pictures = bag.files.keys.filter {
-            (PathBytes.hasPrefix($0, "data/\(AssetCatalog.appIconSet)/") || PathBytes.hasPrefix($0, "data/launch/preview/")) && $0.hasSuffix(".png")
-        }
+        // Two folders, neither inside the other: no path is in both.
+        let pictures = (bag.folders.files(under: "data/\(AssetCatalog.appIconSet)/") + bag.folders.files(under: "data/launch/preview/"))
+            .filter { $0.hasSuffix(".png") }
         return pictures.sorted().filter { !targets.contains($0) }.map {
             Problem(page, "preview-data", "does not show \($0)")
         }

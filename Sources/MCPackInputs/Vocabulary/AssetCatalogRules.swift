@@ -33,7 +33,7 @@ package enum AssetCatalogRules {
     package static let greyTolerance = 2.0
 
     package static func check(_ bag: BagView) -> [Problem] {
-        let paths = bag.files.keys.filter { PathBytes.hasPrefix($0, root) }.sorted()
+        let paths = bag.folders.files(under: root).sorted()
         guard !paths.isEmpty else { return [] }
         var problems: [Problem] = []
         if bag.files[root + "Contents.json"] == nil {
@@ -159,7 +159,7 @@ package enum AssetCatalogRules {
         // and from the catalog's paths when given, not from every path of
         // the bag once a set (17,000 for a few dozen sets).
         let prefix = folder + "/"
-        let files = candidates.map { $0.filter { PathBytes.hasPrefix($0, prefix) } } ?? bag.files.keys.filter { PathBytes.hasPrefix($0, prefix) }.sorted()
+        let files = candidates.map { $0.filter { PathBytes.hasPrefix($0, prefix) } } ?? bag.folders.files(under: prefix).sorted()
         for file in files where file != contentsPath && !named.contains(file) {
             problems.append(Problem(file, "catalog-contents", "not named in \((folder as NSString).lastPathComponent)/Contents.json; Xcode warns of unassigned files"))
         }

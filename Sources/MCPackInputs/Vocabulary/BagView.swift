@@ -16,12 +16,18 @@ package struct BagView {
     /// as a descriptor or a `._0_0.jpeg` as a tile.
     package let files: [String: BagFile]
 
+    /// The same files by folder: what a rule about one folder reads.
+    package let folders: BagFolders
+
     /// Where reading stopped before the end, when it did.
     package let stoppedAt: String?
 
-    package init(files: [String: BagFile], stoppedAt: String?) {
-        self.files = files.contains { BagNames.isFinderMetadata($0.key) }
-            ? files.filter { !BagNames.isFinderMetadata($0.key) } : files
+    /// `folders`, `finderFiles`: the same paths by folder, and whether any
+    /// is Finder's own, when the reader found that as it read them.
+    package init(files: [String: BagFile], stoppedAt: String?, folders: BagFolders? = nil, finderFiles: Bool? = nil) {
+        let finder = finderFiles ?? files.keys.contains(where: BagNames.isFinderMetadata)
+        self.files = finder ? files.filter { !BagNames.isFinderMetadata($0.key) } : files
+        self.folders = !finder ? folders ?? BagFolders(files.keys) : BagFolders(self.files.keys)
         self.stoppedAt = stoppedAt
         facts = Inputs.facts(fromBundleJSON: files[BundleJSON.path]?.data)
     }

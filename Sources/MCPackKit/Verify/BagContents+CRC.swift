@@ -18,12 +18,12 @@ extension BagContents {
         guard let top else { return }
         let unconfirmed = unconfirmedByManifests()
         guard !unconfirmed.isEmpty else { return }
-        var wanted: [[UInt8]: String] = [:]
-        for inside in unconfirmed { wanted[Array((top + "/" + inside).utf8)] = inside }
+        var wanted: [EntryName: String] = [:]
+        for inside in unconfirmed { wanted[EntryName(bytes: Array((top + "/" + inside).utf8))] = inside }
         var pending = Set<String>()
         var found = Set<String>()
         for entry in directory.raw {
-            guard let inside = wanted[entry.name] else { continue }
+            guard let inside = wanted[EntryName(bytes: entry.name)] else { continue }
             guard found.insert(inside).inserted else { continue }
             switch Self.crcCheck(path, entry: entry, name: top + "/" + inside) {
             case .whole: break
@@ -44,33 +44,40 @@ extension BagContents {
     /// The undamaged files whose digest is not the one a manifest (payload
     /// or tag) lists for them, read as the rules read the manifests (kept
     /// for them in `manifests`). A match proves the bytes whatever the
-    /// manifest's own state: a damaged line matches nothing. Each file is
-    /// looked up in the manifests, rather than sets of the confirmed and
-    /// the read made of 17,000 paths each.
+    /// manifest's own state: a damaged line matches nothing. Each manifest
+    /// is compared with the files as it is parsed (`ParsedManifest.unmatched`);
+    /// a file is looked up in the manifests only when that comparison
+    /// cannot vouch for it wholesale.
     private mutating func unconfirmedByManifests() -> [String] {
         let (version, decoded) = BagRules.manifestReading(self)
-        var parsed: [(DigestAlgorithm, [String: String])] = []
-        let slash = UInt8(ascii: "/")
-        for (name, file) in files where !file.damaged && file.data != nil && !name.utf8.contains(slash) {
-            guard let algorithm = BagNames.manifestAlgorithm(name, prefix: "manifest-") ?? BagNames.manifestAlgorithm(name, prefix: "tagmanifest-")
+        var parsed: [ParsedManifest] = []
+        let folders = self.folders
+        for name in folders.files(in: "") {
+            guard let file = files[name], !file.damaged, file.data != nil,
+                  let algorithm = BagNames.manifestAlgorithm(name, prefix: "manifest-") ?? BagNames.manifestAlgorithm(name, prefix: "tagmanifest-")
             else { continue }
             let manifest = BagRules.parse(self, decoded, name: name, algorithm: algorithm, version: version)
             manifests[name] = manifest
-            parsed.append((algorithm, manifest.entries))
+            parsed.append(manifest)
         }
-        var unconfirmed: [String] = []
-        for (name, file) in files where !file.damaged {
-            let confirmed = parsed.contains { algorithm, entries in
-                entries[name].map { file.digests[algorithm] == $0 } ?? false
-            }
-            if !confirmed { unconfirmed.append(name) }
+        // A manifest whose entries matched as many payload files as were
+        // read whole matched every one of them (an entry matches one file,
+        // and only one read whole): only the tag files are then looked up.
+        let whole = index.map { folders.count(under: "data/") - $0.damagedPayload }
+        let payloadConfirmed = whole.map { whole in parsed.contains { $0.payloadPresent.matched == whole } } ?? false
+        let candidates = payloadConfirmed ? folders.files(under: "", outside: "data/") : Array(files.keys)
+        return candidates.filter { name in
+            files[name]?.damaged == false && !parsed.contains { $0.entries[name] != nil && $0.unmatched[name] == nil }
         }
-        return unconfirmed
     }
 
     private mutating func markDamaged(_ inside: String, top: String, _ message: String) {
         guard let file = files[inside], !file.damaged else { return }
-        files[inside] = BagFile(path: inside, size: file.size, digests: [:], data: nil, damaged: true)
+        put(BagFile(path: inside, size: file.size, digests: [:], data: nil, damaged: true))
+        // The manifests' comparisons with the files are the rules' too.
+        for name in Array(manifests.keys) where manifests[name]?.entries[inside] != nil {
+            manifests[name]?.unmatched[inside] = .damaged
+        }
         problems.append(Problem(top + "/" + inside, "archive-damaged", message))
     }
 
@@ -89,5 +96,16 @@ extension BagContents {
         } catch {
             return .unknown
         }
+    }
+}
+
+/// A zip entry's name as a table's key, hashed in one call over its bytes:
+/// an array of bytes is hashed a byte at a time, which over the 17,000
+/// names of a zip's directory cost more than the check it serves.
+private struct EntryName: Hashable {
+    let bytes: [UInt8]
+
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }

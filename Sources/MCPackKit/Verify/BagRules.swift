@@ -17,18 +17,22 @@ enum BagRules {
         var problems: [Problem] = []
         let (version, encoding) = declaration(bag, &problems)
         let decoded = TagText(encoding: encoding)
-        let payload = bag.files.keys.filter { PathBytes.hasPrefix($0, "data/") }
+        let folders = bag.folders
+        let payload = folders.files(under: "data/")
         let fetched = fetch(bag, decoded, version: version, &problems)
-        let listing = payloadManifests(bag, decoded, version: version, payload: payload, fetched: fetched, &problems)
+        let listing = payloadManifests(bag, decoded, version: version, payload: payload, top: folders.files(in: ""), fetched: fetched, &problems)
         fetchedAndAlgorithms(listing, allowFetch: allowFetch, &problems)
-        tagManifests(bag, decoded, version: version, &problems)
+        tagManifests(bag, decoded, version: version, folders: folders, &problems)
         for path in listing.finderFiles.sorted() {
             problems.append(Problem(path, "finder-metadata", "Finder's own file, which no manifest lists: left out of the check; bagit.py calls the bag invalid while it is there (remove it with `dot_clean` or `find BAG -name .DS_Store -delete`)", severity: .warning))
         }
         // Files fetch.txt names that are absent: their sizes are not known,
         // so the Oxum says nothing until they come.
-        if listing.fetchAbsent.isEmpty { oxum(bag, decoded, payload: payload.filter { !listing.finderFiles.contains($0) }, &problems) }
-        collisions(payload, &problems)
+        if listing.fetchAbsent.isEmpty {
+            let counted = listing.finderFiles.isEmpty ? payload : payload.filter { !listing.finderFiles.contains($0) }
+            oxum(bag, decoded, payload: counted, finderFiles: listing.finderFiles, &problems)
+        }
+        collisions(bag, payload, &problems)
         // The section of RFC 8493 each older rule comes from, for those
         // that do not give their own.
         return problems.map { problem in
@@ -52,10 +56,11 @@ enum BagRules {
     }
 
     /// Every payload manifest: its lines, completeness and fixity.
-    private static func payloadManifests(_ bag: BagContents, _ decoded: TagText, version: String?, payload: [String],
+    /// `top`: the files in the bag's top folder.
+    private static func payloadManifests(_ bag: BagContents, _ decoded: TagText, version: String?, payload: [String], top: [String],
                                          fetched: [String: Int], _ problems: inout [Problem]) -> PayloadListing {
         var listing = PayloadListing()
-        listing.manifestNames = bag.files.keys.filter { BagNames.manifestName($0, prefix: "manifest-") != nil && PathBytes.isTopLevel($0) }.sorted()
+        listing.manifestNames = top.filter { BagNames.manifestName($0, prefix: "manifest-") != nil }.sorted()
         if listing.manifestNames.isEmpty {
             if let stoppedAt = bag.stoppedAt {
                 // mcpack's tag files follow the payload: an archive cut short
@@ -74,15 +79,22 @@ enum BagRules {
                 continue
             }
             listing.algorithms.append(algorithm)
-            let entries = parseManifest(bag, decoded, name: name, algorithm: algorithm, version: version, problems: &problems)
+            let parsed = parseManifest(bag, decoded, name: name, algorithm: algorithm, version: version, problems: &problems)
+            let entries = parsed.entries
             for path in fetched.keys.filter({ entries[$0] == nil }).sorted() {
                 problems.append(Problem(path, "fetch-unlisted", "fetch.txt names it, but \(name) does not list it; every fetched file is in every payload manifest", section: "2.2.3"))
             }
-            for path in entries.keys.filter({ !PathBytes.hasPrefix($0, "data/") }).sorted() {
-                problems.append(Problem(name, "manifest-path", "lists \(path), which is not under data/"))
+            if parsed.payloadEntries != entries.count {
+                for path in entries.keys.filter({ !PathBytes.hasPrefix($0, "data/") }).sorted() {
+                    problems.append(Problem(name, "manifest-path", "lists \(path), which is not under data/"))
+                }
             }
-            problems += unlisted(payload, entries: entries, manifest: name, finderFiles: &listing.finderFiles)
-            problems += listed(bag, entries: entries, manifest: name, algorithm: algorithm, fetched: fetched, fetchAbsent: &listing.fetchAbsent)
+            // Every payload file listed and in the bag: none unlisted, and
+            // no pass over 17,000 paths to find that out.
+            if parsed.payloadPresent.listed != payload.count {
+                problems += unlisted(payload, entries: entries, manifest: name, finderFiles: &listing.finderFiles)
+            }
+            problems += listed(bag, parsed, manifest: name, algorithm: algorithm, fetched: fetched, fetchAbsent: &listing.fetchAbsent)
         }
         return listing
     }
@@ -103,13 +115,15 @@ enum BagRules {
         return unlisted.sorted { $0.path < $1.path }
     }
 
-    /// The payload files `manifest` lists: each present, with its checksum.
-    private static func listed(_ bag: BagContents, entries: [String: String], manifest name: String, algorithm: DigestAlgorithm,
+    /// The payload files `manifest` lists: each present, with its checksum
+    /// (those that matched need nothing more).
+    private static func listed(_ bag: BagContents, _ parsed: ParsedManifest, manifest name: String, algorithm: DigestAlgorithm,
                                fetched: [String: Int], fetchAbsent: inout Set<String>) -> [Problem] {
         var unreached: [String] = []
         var listed: [Problem] = []
-        for (path, expected) in entries where PathBytes.hasPrefix(path, "data/") {
-            guard let file = bag.files[path] else {
+        for (path, why) in parsed.unmatched where PathBytes.hasPrefix(path, "data/") {
+            switch why {
+            case .absent:
                 if fetched[path] != nil {
                     fetchAbsent.insert(path)
                 } else if bag.stoppedAt != nil {
@@ -117,9 +131,13 @@ enum BagRules {
                 } else {
                     listed.append(Problem(path, "missing", "listed in \(name) but not in the bag"))
                 }
-                continue
+            case .damaged:
+                break
+            case .notHashed:
+                listed.append(notHashed(path, manifest: name))
+            case .differs(let actual):
+                listed.append(differs(path, actual: actual, expected: parsed.entries[path] ?? "", algorithm: algorithm, manifest: name))
             }
-            fixity(file, expected: expected, algorithm: algorithm, manifest: name, &listed)
         }
         var problems = listed.sorted { $0.path < $1.path }
         unreached.sort()
@@ -151,15 +169,15 @@ enum BagRules {
 
     /// Every tag manifest: its lines and the tag files' fixity, and (RFC
     /// 8493 §2.2.1) the tag files none lists, which no checksum covers.
-    private static func tagManifests(_ bag: BagContents, _ decoded: TagText, version: String?, _ problems: inout [Problem]) {
-        let tagManifests = bag.files.keys.filter { BagNames.manifestName($0, prefix: "tagmanifest-") != nil && PathBytes.isTopLevel($0) }.sorted()
+    private static func tagManifests(_ bag: BagContents, _ decoded: TagText, version: String?, folders: BagFolders, _ problems: inout [Problem]) {
+        let tagManifests = folders.files(in: "").filter { BagNames.manifestName($0, prefix: "tagmanifest-") != nil }.sorted()
         var tagListed = Set<String>()
         for name in tagManifests where bag.files[name]?.damaged != true {
             guard let algorithm = BagNames.manifestAlgorithm(name, prefix: "tagmanifest-") else {
                 problems.append(Problem(name, "tagmanifest", "an algorithm mcpack cannot check; its entries were not verified", severity: .warning))
                 continue
             }
-            let entries = parseManifest(bag, decoded, name: name, algorithm: algorithm, version: version, problems: &problems)
+            let entries = parseManifest(bag, decoded, name: name, algorithm: algorithm, version: version, problems: &problems).entries
             tagListed.formUnion(entries.keys)
             for (path, expected) in entries.sorted(by: { $0.key < $1.key }) {
                 if PathBytes.hasPrefix(path, "tagmanifest-") {
@@ -178,7 +196,7 @@ enum BagRules {
             }
         }
         if !tagManifests.isEmpty, bag.stoppedAt == nil {
-            for path in bag.files.keys.filter({ BagNames.isTagFile($0) }).sorted() where !PathBytes.hasPrefix(path, "tagmanifest-") && !tagListed.contains(path) {
+            for path in folders.files(under: "", outside: "data/").sorted() where !PathBytes.hasPrefix(path, "tagmanifest-") && !tagListed.contains(path) {
                 problems.append(Problem(path, "tag-unlisted", "a tag file no tag manifest lists, so no checksum covers it", severity: .warning, section: "2.2.1"))
             }
         }
@@ -255,7 +273,7 @@ enum BagRules {
     /// first to ask (a zip's read, which needs the digests listed to know
     /// which entries its CRCs must be read for, or these rules).
     private static func parseManifest(_ bag: BagContents, _ decoded: TagText, name: String, algorithm: DigestAlgorithm, version: String?,
-                                      problems: inout [Problem]) -> [String: String] {
+                                      problems: inout [Problem]) -> ParsedManifest {
         let parsed: ParsedManifest
         if let earlier = bag.manifests[name], earlier.encoding == decoded.name, earlier.version == version {
             parsed = earlier
@@ -263,7 +281,7 @@ enum BagRules {
             parsed = parse(bag, decoded, name: name, algorithm: algorithm, version: version)
         }
         problems += parsed.problems
-        return parsed.entries
+        return parsed
     }
 
     /// A manifest's lines as these rules read them: each path listed (made
@@ -271,7 +289,22 @@ enum BagRules {
     static func parse(_ bag: BagContents, _ decoded: TagText, name: String, algorithm: DigestAlgorithm, version: String?) -> ParsedManifest {
         var problems: [Problem] = []
         let entries = parse(bag, decoded, name: name, algorithm: algorithm, version: version, problems: &problems)
-        return ParsedManifest(encoding: decoded.name, version: version, entries: entries, problems: problems)
+        var parsed = ParsedManifest(encoding: decoded.name, version: version, entries: entries, problems: problems)
+        for (path, expected) in entries {
+            if PathBytes.hasPrefix(path, "data/") { parsed.payloadEntries += 1 }
+            guard let file = bag.files[path] else {
+                parsed.unmatched[path] = .absent
+                continue
+            }
+            if file.damaged {
+                parsed.unmatched[path] = .damaged
+            } else if let actual = file.digests[algorithm] {
+                if actual != expected { parsed.unmatched[path] = .differs(actual: actual) }
+            } else {
+                parsed.unmatched[path] = .notHashed
+            }
+        }
+        return parsed
     }
 
     private static func parse(_ bag: BagContents, _ decoded: TagText, name: String, algorithm: DigestAlgorithm, version: String?,
@@ -373,17 +406,26 @@ enum BagRules {
     private static func fixity(_ file: BagFile, expected: String, algorithm: DigestAlgorithm, manifest: String, _ problems: inout [Problem]) {
         if file.damaged { return }
         guard let actual = file.digests[algorithm] else {
-            problems.append(Problem(file.path, "fixity", "not checked against \(manifest): that manifest came after the file in the archive", severity: .warning))
+            problems.append(notHashed(file.path, manifest: manifest))
             return
         }
         if actual != expected {
-            problems.append(Problem(file.path, "fixity", "\(algorithm.rawValue) \(actual.prefix(16))... does not match \(manifest) (\(expected.prefix(16))...): the file is damaged"))
+            problems.append(differs(file.path, actual: actual, expected: expected, algorithm: algorithm, manifest: manifest))
         }
+    }
+
+    private static func notHashed(_ path: String, manifest: String) -> Problem {
+        Problem(path, "fixity", "not checked against \(manifest): that manifest came after the file in the archive", severity: .warning)
+    }
+
+    private static func differs(_ path: String, actual: String, expected: String, algorithm: DigestAlgorithm, manifest: String) -> Problem {
+        Problem(path, "fixity", "\(algorithm.rawValue) \(actual.prefix(16))... does not match \(manifest) (\(expected.prefix(16))...): the file is damaged")
     }
 
     /// Payload-Oxum is a quick sum; a mismatch is reported and the file by
     /// file checks above still say which files are wrong.
-    private static func oxum(_ bag: BagContents, _ decoded: TagText, payload: [String], _ problems: inout [Problem]) {
+    /// `payload`: the payload files but Finder's, `finderFiles`.
+    private static func oxum(_ bag: BagContents, _ decoded: TagText, payload: [String], finderFiles: Set<String>, _ problems: inout [Problem]) {
         // Reading stopped early: the sum of what was reached says nothing new.
         guard bag.stoppedAt == nil else { return }
         if bag.files["bag-info.txt"]?.damaged == true { return }
@@ -410,7 +452,9 @@ enum BagRules {
             problems.append(Problem("bag-info.txt", "payload-oxum", "\"\(value)\" is not <bytes>.<files>", section: "2.2.2"))
             return
         }
-        let actualOctets = payload.reduce(Int64(0)) { $0 + (bag.files[$1]?.size ?? 0) }
+        // The payload's bytes as counted while it was read, less Finder's files.
+        let actualOctets = bag.index.map { index in finderFiles.reduce(index.payloadBytes) { $0 - (bag.files[$1]?.size ?? 0) } }
+            ?? payload.reduce(Int64(0)) { $0 + (bag.files[$1]?.size ?? 0) }
         if octets != actualOctets || count != payload.count {
             problems.append(Problem("bag-info.txt", "payload-oxum", "says \(octets) bytes in \(count) files; the payload holds \(actualOctets) bytes in \(payload.count) files", section: "2.2.2"))
         }
@@ -419,17 +463,22 @@ enum BagRules {
     /// Names that differ only by case collide on macOS and Windows file
     /// systems. (Names that differ only by Unicode normalisation are equal
     /// Swift strings, so the readers already report them as duplicates.)
-    /// Each is named with the first of its group in path order; the 17,000
-    /// paths of a bundle are counted by folded name, not sorted.
-    private static func collisions(_ payload: [String], _ problems: inout [Problem]) {
-        let keys = payload.map(BagNames.folded)
-        var counts: [String: Int] = [:]
-        counts.reserveCapacity(payload.count)
-        for key in keys { counts[key, default: 0] += 1 }
+    /// Each is named with the first of its group in path order.
+    ///
+    /// A name already folded (ASCII without capitals, as nearly every path
+    /// of a bundle is) is its own key, and no two such names are equal:
+    /// every group holds a name folding changes. So only those are folded
+    /// and grouped, each group joined by the one folded name equal to its
+    /// key, if the bag has it; the 17,000 paths of a bundle are neither
+    /// sorted nor each put in a table.
+    private static func collisions(_ bag: BagContents, _ payload: [String], _ problems: inout [Problem]) {
         var groups: [String: [String]] = [:]
-        for (path, key) in zip(payload, keys) where counts[key, default: 0] > 1 { groups[key, default: []].append(path) }
+        for path in payload where !BagNames.isFolded(path) { groups[BagNames.folded(path), default: []].append(path) }
+        for key in Array(groups.keys) where BagNames.isFolded(key) && bag.files[key] != nil {
+            groups[key]?.append(key)
+        }
         var found: [Problem] = []
-        for group in groups.values {
+        for group in groups.values where group.count > 1 {
             let sorted = group.sorted()
             for path in sorted.dropFirst() {
                 found.append(Problem(path, "name-collision", "differs from \(sorted[0]) only by case", severity: .warning))
@@ -449,6 +498,31 @@ struct ParsedManifest {
     /// Each path listed, made normal, to its checksum (lowercase).
     var entries: [String: String]
     var problems: [Problem]
+    /// The entries whose file is not in the bag whole with the checksum
+    /// listed, and why; every other entry's file matched. Found once, as
+    /// the manifest is parsed, for the rules and for a zip's confirmation
+    /// alike: over 17,000 entries, each look at a file costs more than
+    /// the comparison it serves.
+    var unmatched: [String: Unmatched] = [:]
+    /// How many entries are under data/.
+    var payloadEntries = 0
+
+    enum Unmatched: Equatable {
+        case absent, damaged
+        /// The file was hashed before this manifest named its algorithm.
+        case notHashed
+        case differs(actual: String)
+    }
+
+    /// How many payload files the manifest lists that are in the bag
+    /// (whole or not), and how many of those matched.
+    var payloadPresent: (listed: Int, matched: Int) {
+        var absent = 0, other = 0
+        for (path, why) in unmatched where PathBytes.hasPrefix(path, "data/") {
+            if why == .absent { absent += 1 } else { other += 1 }
+        }
+        return (payloadEntries - absent, payloadEntries - absent - other)
+    }
 }
 
 struct TagText {

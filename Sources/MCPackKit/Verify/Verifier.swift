@@ -1,3 +1,4 @@
+import Imaging
 import MCPackInputs
 import MCPackBag
 import Foundation
@@ -66,9 +67,12 @@ package enum Verifier {
     /// `profile`: a BagIt profile the bag must also follow.
     /// `signatures`: those checked beside it, whose trusted comment states
     /// a version too; `expected`: the name and version the receiver asked for.
+    /// `loadersAsNeeded`: libvips, which only the content rules start, is
+    /// started without its optional loaders when no bytes they read need
+    /// one; process-wide, so for a command that verifies once.
     package static func verify(_ path: String, limits: VerifyLimits = VerifyLimits(), allowFetch: Bool = false,
                               profile: BagItProfile? = nil, signatures: [SignatureReport] = [],
-                              expected: VersionExpectation? = nil) throws -> VerifyReport {
+                              expected: VersionExpectation? = nil, loadersAsNeeded: Bool = false) throws -> VerifyReport {
         let started = Date()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -99,6 +103,10 @@ package enum Verifier {
                 throw FileError(path: path, message: "not a zip or tar archive mcpack can read (\(error))")
             }
         }
+        // The optional loaders (PDF, HEIF, JPEG XL, ImageMagick) bring some
+        // thirty libraries, whose loading was the longest part of the
+        // content rules: a bag of PNG, JPEG and WebP pictures needs none.
+        if loadersAsNeeded, contents.index?.optionalLoaders == false { OptionalLoaders.leaveOut() }
         var rules: [Problem] = []
         if contents.complete || !contents.files.isEmpty {
             // The two sets of rules share nothing but what they read: the

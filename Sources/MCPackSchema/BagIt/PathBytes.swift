@@ -21,6 +21,14 @@ public enum PathBytes {
         }
     }
 
+    /// Whether `path` ends in `suffix`, byte for byte.
+    public static func hasSuffix(_ path: String, _ suffix: StaticString) -> Bool {
+        withBytes(path) { bytes in
+            let count = suffix.utf8CodeUnitCount
+            return bytes.count >= count && memcmp(bytes.baseAddress! + (bytes.count - count), suffix.utf8Start, count) == 0
+        }
+    }
+
     /// Whether `path` ends in `suffix`, its letters in either case.
     public static func hasSuffix(_ path: String, ignoringCase suffix: StaticString) -> Bool {
         withBytes(path) { bytes in

@@ -51,6 +51,34 @@ import Testing
         let check = try MCPackBinary.run(["verify", "dist/test-bundle-1.0.0.zip"], in: project.root)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
+
+    /// `mcpack verify` starts libvips without its optional modules when no
+    /// picture it reads needs one, and with them when one does: a PDF in
+    /// the asset catalog, which only the PDF module reads, is still read.
+    @Test func verifyLoadsVipsModulesOnlyForAPictureThatNeedsOne() throws {
+        let project = try TestProject.make()
+        defer { project.destroy() }
+        #expect(try MCPackBinary.run(["build"], in: project.root).status == 0)
+        let plain = try MCPackBinary.run(["verify", "dist/test-bundle-1.0.0.zip"], in: project.root,
+                                         environment: ["LD_DEBUG": "files"], shellPrefix: "unset VIPSHOME;")
+        #expect(plain.status == 0, "\(plain.stdout)\(plain.stderr.suffix(2000))")
+        #expect(plain.stderr.contains("libvips.so"), "LD_DEBUG recorded nothing")
+        #expect(!plain.stderr.contains("vips-modules-"))
+
+        let bag = try project.unpacked()
+        // In the categories' folder, whose files verify reads whole.
+        let set = bag.appendingPathComponent("data/\(AssetCatalog.categoriesFolder)/Seal.imageset")
+        try FileManager.default.createDirectory(at: set, withIntermediateDirectories: true)
+        try Data(#"{"images":[{"idiom":"universal","filename":"Seal.pdf"}],"info":{"author":"xcode","version":1}}"#.utf8)
+            .write(to: set.appendingPathComponent("Contents.json"))
+        try AssetCatalogRulesTests.pdf(side: 24).write(to: set.appendingPathComponent("Seal.pdf"))
+        let withPDF = try MCPackBinary.run(["verify", bag.path], in: project.root,
+                                           environment: ["LD_DEBUG": "files"], shellPrefix: "unset VIPSHOME;")
+        #expect(withPDF.stderr.contains("vips-modules-"))
+        // Unlisted in the manifests, as added by hand; read as a picture.
+        #expect(withPDF.stdout.contains("Seal.pdf"), "\(withPDF.stdout)")
+        #expect(!withPDF.stdout.contains("not a readable image"), "\(withPDF.stdout)")
+    }
     #endif
 
     @Test func jsonSummaryNamesTheArchive() throws {
