@@ -70,12 +70,14 @@ public final class ArchiveReader {
         archive_read_set_callback_data(archive, Unmanaged.passUnretained(source).toOpaque())
         archive_read_set_read_callback(archive) { archive, data, block in
             let source = Unmanaged<Source>.fromOpaque(data!).takeUnretainedValue()
-            guard let count = source.file.read(at: UInt64(source.position), into: source.buffer) else {
+            let size = source.nextRead
+            guard let count = source.file.read(at: UInt64(source.position), into: UnsafeMutableRawBufferPointer(rebasing: source.buffer[..<size])) else {
                 mcpack_archive_set_error(archive, errno, "Error reading '\(source.file.path)'")
                 return -1
             }
             block?.pointee = UnsafeRawPointer(source.buffer.baseAddress)
             source.position += Int64(count)
+            source.nextRead = min(size * 2, source.buffer.count)
             return la_ssize_t(count)
         }
         // As lseek(2) moves a file's offset, past its end too: reads there
@@ -84,6 +86,7 @@ public final class ArchiveReader {
             let source = Unmanaged<Source>.fromOpaque(data!).takeUnretainedValue()
             guard request > 0, request <= Int64.max - source.position else { return 0 }
             source.position += request
+            source.nextRead = Source.firstRead
             return request
         }
         archive_read_set_seek_callback(archive) { archive, data, offset, whence in
@@ -99,6 +102,7 @@ public final class ArchiveReader {
                 return la_int64_t(ARCHIVE_FATAL)
             }
             source.position = base + offset
+            source.nextRead = Source.firstRead
             return source.position
         }
         guard archive_read_open1(archive) == ARCHIVE_OK else { throw failure() }
@@ -109,16 +113,26 @@ public final class ArchiveReader {
     /// and reads it in blocks of 64 KiB at least: a walk past the stored
     /// entries of a zip of 20 KB tiles read most of their bytes all the
     /// same, and each pass by cost it two lseek calls.
+    ///
+    /// After a skip or a seek the first read is small, and each read that
+    /// follows another is twice the last, up to the block size: a zip's
+    /// local header (some hundred bytes) is read without 4 KiB of the tile
+    /// after it, which copied 75 MB in a walk of 17,000 entries, and a
+    /// stream read through still reaches the block size in a few reads.
     private final class Source {
+        static let firstRead = 512
         let file: FileReader
         let buffer: UnsafeMutableRawBufferPointer
         /// Where the next read starts (past the end of the file, once
         /// libarchive passes by more than the file holds).
         var position: Int64 = 0
+        /// How much the next read asks for.
+        var nextRead: Int
 
         init(path: String, blockSize: Int) throws {
             file = try FileReader(path: path)
-            buffer = .allocate(byteCount: max(blockSize, 512), alignment: 16)
+            buffer = .allocate(byteCount: max(blockSize, Self.firstRead), alignment: 16)
+            nextRead = Self.firstRead
         }
 
         deinit { buffer.deallocate() }
