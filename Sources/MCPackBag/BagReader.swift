@@ -224,6 +224,8 @@ package final class BagReader {
         self.path = path
         self.readsStoredByOffset = readsStoredByOffset
         self.zipDirectory = zipDirectory
+        // Grown one name at a time, the table of a zip's 17,000 was copied over and over.
+        folded.reserveCapacity(zipDirectory?.raw.count ?? 0)
         self.limits = limits
         self.only = only
         self.keep = keep
