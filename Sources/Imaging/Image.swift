@@ -86,25 +86,38 @@ public enum OptionalLoaders {
     static var wanted: Bool { state.lock.withLock { state.wanted } }
 
     /// Starts libvips without them: for a process that opens only what
-    /// libvips reads itself (TIFF, PNG, JPEG, WebP, SVG). Process-wide, so
-    /// a command calls it before anything opens a picture; once libvips
-    /// has started it changes nothing.
+    /// libvips reads itself (TIFF, PNG, JPEG, WebP, GIF, JPEG 2000, SVG).
+    /// Process-wide, so a command calls it before anything opens a
+    /// picture; once libvips has started it changes nothing.
     public static func leaveOut() {
         state.lock.withLock { state.wanted = false }
     }
+}
+
+/// Bytes copied to memory of their own, freed with the image that reads them.
+final class HeldBytes {
+    let bytes: UnsafeMutableRawBufferPointer
+
+    init(_ data: Data) {
+        bytes = .allocate(byteCount: max(data.count, 1), alignment: 16)
+        data.copyBytes(to: bytes)
+    }
+
+    deinit { bytes.deallocate() }
 }
 
 /// An image opened by libvips. Pixels are read lazily: opening reads the
 /// header, so a size check on a 34,000 px scan costs almost nothing.
 public final class Image: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<VipsImage>
-    /// Keeps an in-memory source alive for as long as libvips may read it.
-    private let source: Data?
+    /// Keeps an in-memory source alive for as long as libvips may read it:
+    /// a `Data`, or `HeldBytes`.
+    private let source: Any?
     /// libvips computes lazily: an image made from another reads its
     /// pixels later, so the other (and its buffer) must live as long.
     private let parents: [Image]
 
-    init(pointer: UnsafeMutablePointer<VipsImage>, source: Data? = nil, parents: [Image] = []) {
+    init(pointer: UnsafeMutablePointer<VipsImage>, source: Any? = nil, parents: [Image] = []) {
         self.pointer = pointer
         self.source = source
         self.parents = parents
@@ -130,8 +143,19 @@ public final class Image: @unchecked Sendable {
     public convenience init(data: Data) throws {
         try Library.ensureStarted()
         // libvips points into the buffer for as long as the image lives:
-        // `source` holds it, and a Data's bytes do not move while held (a
-        // copy, as this once made, cost verify 10 MB of launch screens' heads).
+        // `source` holds it. A Data's bytes on the heap do not move while
+        // it is held (a copy of every picture, as this once made, cost
+        // verify 10 MB of launch screens' heads); a Data of a few bytes
+        // keeps them in itself, where no pointer outlives the call, so
+        // those are copied to memory of their own.
+        if data.count < 64 {
+            let held = HeldBytes(data)
+            guard let image = mcvips_image_new_from_buffer(held.bytes.baseAddress, data.count, Self.failOn) else {
+                throw ImagingError("not an image libvips can read")
+            }
+            self.init(pointer: image, source: held)
+            return
+        }
         let image = data.withUnsafeBytes { raw in
             mcvips_image_new_from_buffer(raw.baseAddress, raw.count, Self.failOn)
         }

@@ -32,24 +32,27 @@ package enum ImageFileCheck {
     }
 
     /// Whether the bytes may be a picture only one of libvips's optional
-    /// loaders reads (`OptionalLoaders`): a PDF, a HEIF or AVIF, a JPEG XL,
-    /// or anything else ImageMagick might read, that is any bytes but
-    /// those of what libvips reads itself from memory (PNG, JPEG, GIF,
-    /// WebP, TIFF, JPEG 2000; SVG and the rest as text) and text.
+    /// loaders reads (`OptionalLoaders`): a PDF (`%PDF` in its first
+    /// kilobyte, where newer libvips looks for it), a HEIF or AVIF, a JPEG
+    /// XL, a picture ImageMagick reads as text (XPM, XBM, its own pixel
+    /// list), or anything else but what libvips reads itself from memory
+    /// (PNG, JPEG, GIF, WebP, TIFF, JPEG 2000; SVG as text) and text.
     package static func needsOptionalLoader<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
-        let head = Array(bytes.prefix(64))
+        let head = Array(bytes.prefix(1024))
         func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + signature.count && head[offset..<(offset + signature.count)].elementsEqual(signature)
         }
         if head.isEmpty { return false }
-        if starts(Array("%PDF".utf8)) || starts(Array("ftyp".utf8), at: 4) { return true }
+        let pdf = Array("%PDF".utf8)
+        if head.indices.contains(where: { starts(pdf, at: $0) }) || starts(Array("ftyp".utf8), at: 4) { return true }
+        if ["/* XPM */", "#define", "# ImageMagick"].contains(where: { starts(Array($0.utf8)) }) { return true }
         // JPEG XL: its codestream, and its container's first box.
         if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C] + Array("JXL ".utf8)) { return true }
         let own: [[UInt8]] = [pngSignature, [0xFF, 0xD8, 0xFF], Array("GIF8".utf8), Array("II*".utf8) + [0], Array("MM".utf8) + [0, 0x2A],
                               [0, 0, 0, 0x0C] + Array("jP  ".utf8), [0xFF, 0x4F, 0xFF, 0x51]]
         if own.contains(where: { starts($0) }) || (starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8)) { return false }
         // Text: JSON, the tag files, a page, an SVG (which libvips reads).
-        return !head.allSatisfy { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C || $0 == 0x0D }
+        return !head.prefix(64).allSatisfy { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C || $0 == 0x0D }
     }
 
     /// `foreignKind` of the file at `path`.

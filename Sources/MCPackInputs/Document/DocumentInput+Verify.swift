@@ -16,9 +16,13 @@ extension DocumentInput {
         return PathBytes.withBytes(path) { $0.count { $0 == UInt8(ascii: "/") } } == 6 ? .head(1024) : .digestsOnly
     }
 
-    /// The IIIF descriptors, `data/document/<name>/info.json`, sorted.
+    /// The IIIF descriptors, `data/document/<name>/info.json`, sorted:
+    /// each found in its own folder's files, byte for byte (two folders
+    /// whose names Swift calls equal are two folders).
     package static func iiifDescriptors(_ bag: BagView) -> [String] {
-        bag.folders.folders(in: "data/document/").map { $0 + "info.json" }.filter { bag.files[$0] != nil }.sorted()
+        bag.folders.folders(in: "data/document/").flatMap { folder in
+            bag.folders.files(in: folder).filter { $0.utf8.count == folder.utf8.count + 9 && PathBytes.hasSuffix($0, "/info.json") }
+        }.sorted()
     }
 
     /// Each pyramid (Deep Zoom or IIIF) holds every tile its descriptor

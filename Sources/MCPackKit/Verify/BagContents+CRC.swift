@@ -63,8 +63,8 @@ extension BagContents {
         // A manifest whose entries matched as many payload files as were
         // read whole matched every one of them (an entry matches one file,
         // and only one read whole): only the tag files are then looked up.
-        let whole = index.map { folders.count(under: "data/") - $0.damagedPayload }
-        let payloadConfirmed = whole.map { whole in parsed.contains { $0.payloadPresent.matched == whole } } ?? false
+        let whole = folders.count(under: "data/") - index.damagedPayload
+        let payloadConfirmed = parsed.contains { $0.payloadPresent.matched == whole }
         let candidates = payloadConfirmed ? folders.files(under: "", outside: "data/") : Array(files.keys)
         return candidates.filter { name in
             files[name]?.damaged == false && !parsed.contains { $0.entries[name] != nil && $0.unmatched[name] == nil }

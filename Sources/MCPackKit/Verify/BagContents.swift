@@ -9,18 +9,19 @@ import Hashing
 extension BagView {
     /// The view the inputs' verify stages get of what verify read.
     init(contents: BagContents) {
-        let index = contents.index
-        self.init(files: contents.files, stoppedAt: contents.stoppedAt, folders: index?.folders, finderFiles: index?.finderFiles)
+        self.init(files: contents.files, stoppedAt: contents.stoppedAt, folders: contents.index.folders,
+                  finderFiles: contents.index.finderFiles)
     }
 }
 
 struct BagContents {
-    var files: [String: BagFile] = [:]
+    /// Put by `put` only, which keeps `index` in step.
+    private(set) var files: [String: BagFile] = [:]
     /// What the rules ask of every file, found by `put` as the files were
     /// read (each path then new to its core's cache): asked again by rules
     /// on two threads, which then share the paths, 17,000 files cost more
     /// than the rules themselves.
-    private var readIndex = ReadIndex()
+    private(set) var index = ReadIndex()
 
     struct ReadIndex {
         /// The paths by folder.
@@ -48,20 +49,14 @@ struct BagContents {
         }
     }
 
-    /// Puts a file in `files` (in place of one of its path), `readIndex`
+    /// Puts a file in `files` (in place of one of its path), `index`
     /// kept in step.
     mutating func put(_ file: BagFile) {
-        readIndex.count(file, replacing: files.updateValue(file, forKey: file.path))
-    }
-
-    /// `readIndex`, while `files` holds what was read; nil for a table
-    /// made otherwise (by hand, as tests make one).
-    var index: ReadIndex? {
-        readIndex.folders.count == files.count ? readIndex : nil
+        index.count(file, replacing: files.updateValue(file, forKey: file.path))
     }
 
     /// The paths of `files` by folder.
-    var folders: BagFolders { index?.folders ?? BagFolders(files.keys) }
+    var folders: BagFolders { index.folders }
     var problems: [Problem] = []
     /// False when the bag could not be read to the end (truncated, limits).
     var complete = true

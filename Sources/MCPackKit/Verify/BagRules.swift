@@ -316,12 +316,13 @@ enum BagRules {
         let manifest = Manifest(data, percentEncoded: version == nil || version == "1.0")
         var entries: [String: String] = [:]
         entries.reserveCapacity(manifest.lines.count)
+        let length = hexLength[algorithm] ?? 0
         for line in manifest.lines {
             guard let path = manifest.path(line) else {
                 problems.append(Problem(name, "manifest", "line \(line.number): expected \"<checksum> <path>\"", line: line.number))
                 continue
             }
-            guard let checksum = manifest.hexChecksum(line, count: hexLength[algorithm] ?? 0) else {
+            guard let checksum = manifest.hexChecksum(line, count: length) else {
                 let written = BagNames.folded(manifest.checksum(line))
                 problems.append(Problem(name, "manifest", "line \(line.number): \"\(written.prefix(20))\" is not a \(algorithm.rawValue) checksum", line: line.number))
                 continue
@@ -453,8 +454,7 @@ enum BagRules {
             return
         }
         // The payload's bytes as counted while it was read, less Finder's files.
-        let actualOctets = bag.index.map { index in finderFiles.reduce(index.payloadBytes) { $0 - (bag.files[$1]?.size ?? 0) } }
-            ?? payload.reduce(Int64(0)) { $0 + (bag.files[$1]?.size ?? 0) }
+        let actualOctets = finderFiles.reduce(bag.index.payloadBytes) { $0 - (bag.files[$1]?.size ?? 0) }
         if octets != actualOctets || count != payload.count {
             problems.append(Problem("bag-info.txt", "payload-oxum", "says \(octets) bytes in \(count) files; the payload holds \(actualOctets) bytes in \(payload.count) files", section: "2.2.2"))
         }
@@ -474,8 +474,10 @@ enum BagRules {
     private static func collisions(_ bag: BagContents, _ payload: [String], _ problems: inout [Problem]) {
         var groups: [String: [String]] = [:]
         for path in payload where !BagNames.isFolded(path) { groups[BagNames.folded(path), default: []].append(path) }
-        for key in Array(groups.keys) where BagNames.isFolded(key) && bag.files[key] != nil {
-            groups[key]?.append(key)
+        for key in Array(groups.keys) {
+            // The bag's own name, as it is: equal to the key as Swift
+            // compares strings, folded already, so not in the group yet.
+            if let file = bag.files[key], BagNames.isFolded(file.path) { groups[key]?.append(file.path) }
         }
         var found: [Problem] = []
         for group in groups.values where group.count > 1 {

@@ -106,7 +106,7 @@ package enum Verifier {
         // The optional loaders (PDF, HEIF, JPEG XL, ImageMagick) bring some
         // thirty libraries, whose loading was the longest part of the
         // content rules: a bag of PNG, JPEG and WebP pictures needs none.
-        if loadersAsNeeded, contents.index?.optionalLoaders == false { OptionalLoaders.leaveOut() }
+        if loadersAsNeeded, !contents.index.optionalLoaders { OptionalLoaders.leaveOut() }
         var rules: [Problem] = []
         if contents.complete || !contents.files.isEmpty {
             // The two sets of rules share nothing but what they read: the

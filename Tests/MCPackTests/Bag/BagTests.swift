@@ -43,10 +43,22 @@ import Testing
 
     /// Paths that collide on a case-insensitive disk: each is named once,
     /// against the first of its group in path order, capitals or accents.
+    /// A name that folds to one Swift calls equal to another name of the
+    /// bag (U+037E, the Greek question mark, is canonically a semicolon)
+    /// collides with it, as when every name was folded.
+    @Test func namesFoldingToAnEqualNameCollide() {
+        var bag = BagContents()
+        for path in ["data/a;b.png", "data/A\u{37E}b.png", "data/c.png"] {
+            bag.put(BagFile(path: path, size: 1, digests: [:], data: nil))
+        }
+        let found = BagRules.check(bag).filter { $0.rule == "name-collision" }
+        #expect(found.map(\.path) == ["data/a;b.png"], "\(found)")
+    }
+
     @Test func namesDifferingOnlyByCaseAreWarnings() {
         var bag = BagContents()
         for path in ["data/icon.png", "data/Icon.png", "data/ICON.png", "data/other.png", "data/Other/a.png", "data/éclair.png", "data/Éclair.png"] {
-            bag.files[path] = BagFile(path: path, size: 1, digests: [:], data: nil)
+            bag.put(BagFile(path: path, size: 1, digests: [:], data: nil))
         }
         let found = BagRules.check(bag).filter { $0.rule == "name-collision" }
         #expect(found.map(\.path) == ["data/Icon.png", "data/icon.png", "data/éclair.png"])

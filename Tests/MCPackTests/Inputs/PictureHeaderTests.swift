@@ -40,7 +40,8 @@ import Testing
                       Data([0, 0, 0, 0x1C]) + Data("ftypavif".utf8), Data([0xFF, 0x0A, 0xFA, 0x7F]),
                       Data([0, 0, 0, 0x0C]) + Data("JXL \r\n".utf8) + Data([0x87, 0x0A]),
                       Data("BM".utf8) + Data([0x3A, 0, 0, 0]), Data("8BPS".utf8) + Data([0, 1, 0, 0]),
-                      Data([0, 0, 1, 0, 1, 0])]
+                      Data([0, 0, 1, 0, 1, 0]), Data("  \n".utf8) + AssetCatalogRulesTests.pdf(side: 24),
+                      Data("/* XPM */\nstatic char *x[] = {".utf8), Data("#define x_width 1\n".utf8)]
         for data in theirs { #expect(ImageFileCheck.needsOptionalLoader(data), "\(Array(data.prefix(8)))") }
     }
 }

@@ -62,22 +62,22 @@ import Testing
     @Test func verifyFindsAnOverlayOutsideTheMaster() {
         var contents = BagContents()
         let json = JSON.encode(Self.document("t", overlay: [590, 20, 30, 40]))
-        contents.files["data/clauses.json"] = BagFile(path: "data/clauses.json", size: Int64(json.count), digests: [:], data: json)
+        contents.put(BagFile(path: "data/clauses.json", size: Int64(json.count), digests: [:], data: json))
         let problems = ClausesInput.verify(nil, in: BagView(contents: contents))
         #expect(problems.map(\.rule) == ["overlays-inside"])
         // Numbers whose sum overflows are found, not trapped on.
         let huge = JSON.encode(Self.document("t", overlay: [Int.max, 1, Int.max, 1]))
-        contents.files["data/clauses.json"] = BagFile(path: "data/clauses.json", size: Int64(huge.count), digests: [:], data: huge)
+        contents.put(BagFile(path: "data/clauses.json", size: Int64(huge.count), digests: [:], data: huge))
         #expect(ClausesInput.verify(nil, in: BagView(contents: contents)).map(\.rule) == ["overlays-inside"])
         let good = JSON.encode(Self.document("t"))
-        contents.files["data/clauses.json"] = BagFile(path: "data/clauses.json", size: Int64(good.count), digests: [:], data: good)
+        contents.put(BagFile(path: "data/clauses.json", size: Int64(good.count), digests: [:], data: good))
         #expect(ClausesInput.verify(nil, in: BagView(contents: contents)).isEmpty)
     }
 
     @Test func verifyNamesWhatIsMissingFromAClauseFile() {
         var contents = BagContents()
         let json = Data(#"{"master": {"width": 1, "height": 1}, "categories": [], "clauses": [{"id": "1"}]}"#.utf8)
-        contents.files["data/clauses.json"] = BagFile(path: "data/clauses.json", size: Int64(json.count), digests: [:], data: json)
+        contents.put(BagFile(path: "data/clauses.json", size: Int64(json.count), digests: [:], data: json))
         let problems = ClausesInput.verify(nil, in: BagView(contents: contents))
         #expect(problems.count == 1)
         #expect(problems.first?.rule == "clauses-json")

@@ -82,7 +82,7 @@ import Testing
     static func bag(_ files: [String: Data]) -> BagView {
         var contents = BagContents()
         for (path, data) in files {
-            contents.files[path] = BagFile(path: path, size: Int64(data.count), digests: [:], data: data)
+            contents.put(BagFile(path: path, size: Int64(data.count), digests: [:], data: data))
         }
         return BagView(contents: contents)
     }

@@ -34,8 +34,8 @@ import Testing
     static func bag(_ files: [String: Data]) -> BagView {
         var contents = BagContents()
         for (path, data) in files {
-            contents.files[path] = BagFile(path: path, size: Int64(data.count), digests: [:], data: nil,
-                                           head: BagContents.keeping(path, size: Int64(data.count)).headBytes.map { data.prefix($0) })
+            contents.put(BagFile(path: path, size: Int64(data.count), digests: [:], data: nil,
+                                           head: BagContents.keeping(path, size: Int64(data.count)).headBytes.map { data.prefix($0) }))
         }
         return BagView(contents: contents)
     }

@@ -43,7 +43,7 @@ import Testing
         }
         var contents = BagContents()
         for (path, data) in files where !leaving.contains(path) {
-            contents.files[path] = BagFile(path: path, size: Int64(data.count), digests: [:], data: data)
+            contents.put(BagFile(path: path, size: Int64(data.count), digests: [:], data: data))
         }
         return BagView(contents: contents)
     }
