@@ -38,21 +38,35 @@ package enum ImageFileCheck {
     /// list), or anything else but what libvips reads itself from memory
     /// (PNG, JPEG, GIF, WebP, TIFF, JPEG 2000; SVG as text) and text.
     package static func needsOptionalLoader<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        // Asked of every file verify keeps bytes of (thousands of tiles'
+        // heads): the signatures first, from a few bytes.
+        let start = Array(bytes.prefix(16))
+        if start.isEmpty { return false }
+        if Signatures.optional.contains(where: { start.starts(with: $0.bytes, at: $0.offset) }) { return true }
+        if Signatures.own.contains(where: { start.starts(with: $0.bytes, at: $0.offset) })
+            || (start.starts(with: Signatures.riff, at: 0) && start.starts(with: Signatures.webp, at: 8)) { return false }
         let head = Array(bytes.prefix(1024))
-        func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
-            head.count >= offset + signature.count && head[offset..<(offset + signature.count)].elementsEqual(signature)
-        }
-        if head.isEmpty { return false }
-        let pdf = Array("%PDF".utf8)
-        if head.indices.contains(where: { starts(pdf, at: $0) }) || starts(Array("ftyp".utf8), at: 4) { return true }
-        if ["/* XPM */", "#define", "# ImageMagick"].contains(where: { starts(Array($0.utf8)) }) { return true }
-        // JPEG XL: its codestream, and its container's first box.
-        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C] + Array("JXL ".utf8)) { return true }
-        let own: [[UInt8]] = [pngSignature, [0xFF, 0xD8, 0xFF], Array("GIF8".utf8), Array("II*".utf8) + [0], Array("MM".utf8) + [0, 0x2A],
-                              [0, 0, 0, 0x0C] + Array("jP  ".utf8), [0xFF, 0x4F, 0xFF, 0x51]]
-        if own.contains(where: { starts($0) }) || (starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8)) { return false }
+        if head.indices.contains(where: { head.starts(with: Signatures.pdf, at: $0) }) { return true }
+        if Signatures.imageMagickText.contains(where: { head.starts(with: $0, at: 0) }) { return true }
         // Text: JSON, the tag files, a page, an SVG (which libvips reads).
         return !head.prefix(64).allSatisfy { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C || $0 == 0x0D }
+    }
+
+    private enum Signatures {
+        /// HEIF and AVIF (an ISO media file's `ftyp` box), JPEG XL's
+        /// codestream and its container's first box.
+        static let optional: [(bytes: [UInt8], offset: Int)] = [
+            (Array("ftyp".utf8), 4), ([0xFF, 0x0A], 0), ([0, 0, 0, 0x0C] + Array("JXL ".utf8), 0),
+        ]
+        /// PNG, JPEG, GIF, TIFF (both byte orders), JPEG 2000 (its box and its codestream).
+        static let own: [(bytes: [UInt8], offset: Int)] = [
+            (pngSignature, 0), ([0xFF, 0xD8, 0xFF], 0), (Array("GIF8".utf8), 0), (Array("II*".utf8) + [0], 0),
+            (Array("MM".utf8) + [0, 0x2A], 0), ([0, 0, 0, 0x0C] + Array("jP  ".utf8), 0), ([0xFF, 0x4F, 0xFF, 0x51], 0),
+        ]
+        static let riff = Array("RIFF".utf8)
+        static let webp = Array("WEBP".utf8)
+        static let pdf = Array("%PDF".utf8)
+        static let imageMagickText = ["/* XPM */", "#define", "# ImageMagick"].map { Array($0.utf8) }
     }
 
     /// `foreignKind` of the file at `path`.
@@ -130,5 +144,11 @@ package enum ImageFileCheck {
     private static func cutShort(_ size: Int, _ place: String, noImageData: Bool) -> String {
         let data = noImageData ? ", before any image data" : ""
         return "is cut short: the PNG file ends after \(size) bytes, \(place)\(data), with no IEND chunk; export or copy it again"
+    }
+}
+
+private extension Array where Element == UInt8 {
+    func starts(with signature: [UInt8], at offset: Int) -> Bool {
+        count >= offset + signature.count && self[offset..<(offset + signature.count)].elementsEqual(signature)
     }
 }
