@@ -21,7 +21,7 @@ extension FuzzTarget {
         var contents = BagContents()
         for (path, bytes) in [("\(folder)/icon.json", data), ("\(folder)/Assets/seal.png", Data([0x89, 0x50, 0x4e, 0x47])),
                               ("\(folder)/Assets/mark.svg", Data("<svg/>".utf8))] {
-            contents.files[path] = BagFile(path: path, size: Int64(bytes.count), digests: [:], data: bytes)
+            contents.put(BagFile(path: path, size: Int64(bytes.count), digests: [:], data: bytes))
         }
         _ = IconsInput.verifyComposer(nil, in: BagView(contents: contents))
         if let document = try? JSONDecoder().decode(IconComposerDocument.self, from: data) {

@@ -67,7 +67,7 @@ struct FuzzTarget: @unchecked Sendable {
 
     static func replacingTagFile(_ name: String, with data: Data) {
         var bag = baseBag
-        bag.files[name] = BagFile(path: name, size: Int64(data.count), digests: [:], data: data)
+        bag.put(BagFile(path: name, size: Int64(data.count), digests: [:], data: data))
         // The content rules read neither file, and decode icons: left out.
         _ = BagRules.check(bag)
     }
