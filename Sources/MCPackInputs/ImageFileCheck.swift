@@ -16,18 +16,15 @@ package enum ImageFileCheck {
     /// would ("a Photoshop document (PSD)"), from its first bytes; nil for
     /// TIFF, PNG, JPEG and anything it does not recognise.
     package static func foreignKind(_ head: [UInt8]) -> String? {
-        func starts(_ text: String, at offset: Int = 0) -> Bool {
-            let bytes = Array(text.utf8)
-            return head.count >= offset + bytes.count && Array(head[offset..<offset + bytes.count]) == bytes
-        }
+        func starts(_ text: String, at offset: Int = 0) -> Bool { head.starts(with: Array(text.utf8), at: offset) }
         if starts("8BPS") { return "a Photoshop document (PSD)" }
         if starts("GIF8") { return "a GIF" }
         if starts("BM") { return "a BMP" }
-        if starts("RIFF"), starts("WEBP", at: 8) { return "a WebP" }
+        if head.starts(with: Signatures.riff, at: 0), head.starts(with: Signatures.webp, at: 8) { return "a WebP" }
         if starts("ftypheic", at: 4) || starts("ftypheix", at: 4) || starts("ftypmif1", at: 4) { return "a HEIC" }
         if starts("ftypavif", at: 4) { return "an AVIF" }
-        if starts("%PDF") { return "a PDF" }
-        if starts("\u{00}\u{00}\u{00}\u{0C}jP  ") || starts("\u{FF}\u{4F}\u{FF}\u{51}") { return "a JPEG 2000" }
+        if head.starts(with: Signatures.pdf, at: 0) { return "a PDF" }
+        if Signatures.jpeg2000.contains(where: { head.starts(with: $0, at: 0) }) { return "a JPEG 2000" }
         return nil
     }
 
@@ -58,11 +55,13 @@ package enum ImageFileCheck {
         static let optional: [(bytes: [UInt8], offset: Int)] = [
             (Array("ftyp".utf8), 4), ([0xFF, 0x0A], 0), ([0, 0, 0, 0x0C] + Array("JXL ".utf8), 0),
         ]
-        /// PNG, JPEG, GIF, TIFF (both byte orders), JPEG 2000 (its box and its codestream).
+        /// PNG, JPEG, GIF, TIFF (both byte orders), JPEG 2000.
         static let own: [(bytes: [UInt8], offset: Int)] = [
             (pngSignature, 0), ([0xFF, 0xD8, 0xFF], 0), (Array("GIF8".utf8), 0), (Array("II*".utf8) + [0], 0),
-            (Array("MM".utf8) + [0, 0x2A], 0), ([0, 0, 0, 0x0C] + Array("jP  ".utf8), 0), ([0xFF, 0x4F, 0xFF, 0x51], 0),
-        ]
+            (Array("MM".utf8) + [0, 0x2A], 0),
+        ] + jpeg2000.map { ($0, 0) }
+        /// JPEG 2000: its box and its codestream.
+        static let jpeg2000: [[UInt8]] = [[0, 0, 0, 0x0C] + Array("jP  ".utf8), [0xFF, 0x4F, 0xFF, 0x51]]
         static let riff = Array("RIFF".utf8)
         static let webp = Array("WEBP".utf8)
         static let pdf = Array("%PDF".utf8)

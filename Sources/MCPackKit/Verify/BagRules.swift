@@ -131,12 +131,8 @@ enum BagRules {
                 } else {
                     listed.append(Problem(path, "missing", "listed in \(name) but not in the bag"))
                 }
-            case .damaged:
-                break
-            case .notHashed:
-                listed.append(notHashed(path, manifest: name))
-            case .differs(let actual):
-                listed.append(differs(path, actual: actual, expected: parsed.entries[path] ?? "", algorithm: algorithm, manifest: name))
+            case .damaged, .notHashed, .differs:
+                if let problem = fixity(path, parsed, algorithm: algorithm, manifest: name) { listed.append(problem) }
             }
         }
         var problems = listed.sorted { $0.path < $1.path }
@@ -177,9 +173,9 @@ enum BagRules {
                 problems.append(Problem(name, "tagmanifest", "an algorithm mcpack cannot check; its entries were not verified", severity: .warning))
                 continue
             }
-            let entries = parseManifest(bag, decoded, name: name, algorithm: algorithm, version: version, problems: &problems).entries
-            tagListed.formUnion(entries.keys)
-            for (path, expected) in entries.sorted(by: { $0.key < $1.key }) {
+            let parsed = parseManifest(bag, decoded, name: name, algorithm: algorithm, version: version, problems: &problems)
+            tagListed.formUnion(parsed.entries.keys)
+            for path in parsed.entries.keys.sorted() {
                 if PathBytes.hasPrefix(path, "tagmanifest-") {
                     problems.append(Problem(name, "tagmanifest", "lists \(path); a tag manifest lists tag files, not tag manifests", severity: .warning))
                     continue
@@ -188,11 +184,11 @@ enum BagRules {
                     problems.append(Problem(name, "tagmanifest", "lists the payload file \(path)"))
                     continue
                 }
-                guard let file = bag.files[path] else {
+                if parsed.unmatched[path] == .absent {
                     problems.append(Problem(path, "missing", "listed in \(name) but not in the bag"))
-                    continue
+                } else if let problem = fixity(path, parsed, algorithm: algorithm, manifest: name) {
+                    problems.append(problem)
                 }
-                fixity(file, expected: expected, algorithm: algorithm, manifest: name, &problems)
             }
         }
         if !tagManifests.isEmpty, bag.stoppedAt == nil {
@@ -404,23 +400,19 @@ enum BagRules {
         return fetched
     }
 
-    private static func fixity(_ file: BagFile, expected: String, algorithm: DigestAlgorithm, manifest: String, _ problems: inout [Problem]) {
-        if file.damaged { return }
-        guard let actual = file.digests[algorithm] else {
-            problems.append(notHashed(file.path, manifest: manifest))
-            return
+    /// What the manifest's comparison found wrong with a file it lists
+    /// that is in the bag: nil when it matched, or the archive already
+    /// said it is damaged.
+    private static func fixity(_ path: String, _ parsed: ParsedManifest, algorithm: DigestAlgorithm, manifest: String) -> Problem? {
+        switch parsed.unmatched[path] {
+        case .notHashed:
+            return Problem(path, "fixity", "not checked against \(manifest): that manifest came after the file in the archive", severity: .warning)
+        case .differs(let actual):
+            let expected = parsed.entries[path] ?? ""
+            return Problem(path, "fixity", "\(algorithm.rawValue) \(actual.prefix(16))... does not match \(manifest) (\(expected.prefix(16))...): the file is damaged")
+        case nil, .absent, .damaged:
+            return nil
         }
-        if actual != expected {
-            problems.append(differs(file.path, actual: actual, expected: expected, algorithm: algorithm, manifest: manifest))
-        }
-    }
-
-    private static func notHashed(_ path: String, manifest: String) -> Problem {
-        Problem(path, "fixity", "not checked against \(manifest): that manifest came after the file in the archive", severity: .warning)
-    }
-
-    private static func differs(_ path: String, actual: String, expected: String, algorithm: DigestAlgorithm, manifest: String) -> Problem {
-        Problem(path, "fixity", "\(algorithm.rawValue) \(actual.prefix(16))... does not match \(manifest) (\(expected.prefix(16))...): the file is damaged")
     }
 
     /// Payload-Oxum is a quick sum; a mismatch is reported and the file by
