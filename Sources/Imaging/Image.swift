@@ -50,7 +50,7 @@ public struct ImagingError: Error, CustomStringConvertible, Sendable {
         for (phrase, words) in known where detail.contains(phrase) { return words }
         var seen = Set<String>()
         let lines = detail.split(whereSeparator: \.isNewline).map { line in
-            line.replacingOccurrences(of: #"/(?:[^/\s"'`:;]+/)+([^/\s"'`:;]+)"#, with: "$1", options: .regularExpression)
+            line.replacing(#/\/(?:[^\/\s"'`:;]+\/)+([^\/\s"'`:;]+)/#) { String($0.1) }
                 .trimmingCharacters(in: .whitespaces)
         }.filter { !$0.isEmpty && seen.insert($0).inserted }
         return lines.joined(separator: "; ")

@@ -30,6 +30,12 @@ import Testing
         #expect(descriptor == DeepZoomDescriptor(tileSize: 254, overlap: 1, format: "jpeg", width: 600, height: 400))
         #expect(DeepZoomDescriptor(Data(#"<Image TileSize="254" Overlap="1" Format="jpeg"><Size Width="0" Height="4"/></Image>"#.utf8)) == nil)
         #expect(DeepZoomDescriptor(Data("<Image/>".utf8)) == nil)
+        // An attribute with no closing quote, or with none at all, is missing.
+        #expect(DeepZoomDescriptor(Data(#"<Image TileSize="254" Overlap="1" Format="jpeg"><Size Width="6" Height="4/></Image>"#.utf8)) == nil)
+        #expect(DeepZoomDescriptor(Data(#"<Image TileSize="254" Overlap="1" Format=jpeg><Size Width="6" Height="4"/></Image>"#.utf8)) == nil)
+        // The first of an attribute given twice, as before.
+        let twice = DeepZoomDescriptor(Data(#"<Image TileSize="254" Overlap="1" Format="png" Format="jpeg"><Size Width="6" Height="4"/></Image>"#.utf8))
+        #expect(twice?.format == "png")
     }
 
     /// A tile's name read back gives the tile it was written for, and only

@@ -80,7 +80,7 @@ package enum CategoriesInput: BundleInput {
         var numbered: [Int: String] = [:]
         var ok = true
         for name in names where !name.hasPrefix(".") {
-            guard name.range(of: "^[1-9][0-9]{0,2}\\.png$", options: .regularExpression) != nil, let number = Int(name.dropLast(4)) else {
+            guard name.wholeMatch(of: #/[1-9][0-9]{0,2}\.png/#) != nil, let number = Int(name.dropLast(4)) else {
                 let control = firstControlCharacter(name).map { " (its name holds a control character, \($0))" } ?? ""
                 env.problem("\(folder)/\(name)", "unexpected file\(control); category icons are named 1.png, 2.png, ... N.png")
                 ok = false

@@ -79,7 +79,7 @@ extension ClauseFile {
                 }
             }
             let colour = t.string("colour")
-            if let colour, colour.range(of: "^#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$", options: .regularExpression) == nil {
+            if let colour, colour.wholeMatch(of: #/#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})/#) == nil {
                 t.error("colour", "\"\(colour)\" is not a colour; expected #RRGGBB or #RRGGBBAA, e.g. \"#8B1E1EB3\"")
             }
             let translation = t.string("translation")

@@ -56,7 +56,7 @@ package enum DocumentInput: BundleInput {
         } else if layout == .iiif3, baseURL == nil, !t.has("iiif_base_url") {
             t.error("iiif_base_url", "missing; layout = \"iiif3\" needs the http:// or https:// address the bundle's document/ folder will be served under (e.g. iiif_base_url = \"https://example.org/iiif/magna-carta\"): info.json's id is that address plus the image's name, and IIIF viewers build every tile's URL from it")
         }
-        if background != "none", background.range(of: "^#[0-9A-Fa-f]{6}$", options: .regularExpression) == nil {
+        if background != "none", background.wholeMatch(of: #/#[0-9A-Fa-f]{6}/#) == nil {
             t.error("background", "\"\(background)\" is not a colour; expected #RRGGBB (e.g. \"#FFFFFF\", the default) or \"none\" to refuse a master with alpha")
         }
         if overlap * 2 >= tileSize {

@@ -158,7 +158,7 @@ package enum IconsInput: BundleInput {
         let composer = t.has("composer") ? paths.check(t, "composer", kind: .directory) : nil
         if t.has("composer") && composer == nil { ok = false }
         let background = t.string("background", required: false)
-        if let background, background.range(of: "^#[0-9A-Fa-f]{6}$", options: .regularExpression) == nil {
+        if let background, background.wholeMatch(of: #/#[0-9A-Fa-f]{6}/#) == nil {
             t.error("background", "\"\(background)\" is not a colour; expected #RRGGBB, e.g. \"#FFFFFF\"")
         }
         t.rejectUnknownKeys(known: ["master", "dark", "tinted", "sizes", "idioms", "background", "composer"])

@@ -23,6 +23,13 @@ package struct BundleConfig: Sendable {
     /// in words joined by single hyphens, so the name is a file name and a
     /// URL path segment everywhere. Templates/init's comment quotes it.
     package static let namePattern = "^[a-z0-9]+(-[a-z0-9]+)*$"
+
+    /// Whether `text` matches `namePattern`, through Swift's own regex
+    /// engine: Foundation's would start ICU's for it.
+    package static func isName(_ text: String) -> Bool {
+        // A constant pattern, which the tests of bundle names parse.
+        text.wholeMatch(of: try! Regex(namePattern)) != nil
+    }
 }
 
 package struct CopyPair: Sendable, Codable, Equatable {
@@ -35,8 +42,10 @@ package struct SemanticVersion: Sendable, Hashable, CustomStringConvertible, Cod
     package let text: String
 
     package init?(_ text: String) {
-        let pattern = #"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-((0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$"#
-        guard text.range(of: pattern, options: .regularExpression) != nil else { return nil }
+        // semver.org's pattern with each \d spelled [0-9], since \d takes the
+        // digits of every script.
+        let pattern = #/(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-((0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?/#
+        guard text.wholeMatch(of: pattern) != nil else { return nil }
         self.text = text
     }
 
@@ -67,7 +76,7 @@ extension BundleConfig {
 
         let bundle = root.table("bundle")
         let name = bundle?.string("name")
-        if let name, name.range(of: namePattern, options: .regularExpression) == nil {
+        if let name, !isName(name) {
             bundle?.error("name", "\"\(name)\" is not a bundle name; use lower-case letters, digits and single hyphens, e.g. \"magna-carta\"")
         }
         let versionText = bundle?.string("version")

@@ -110,7 +110,7 @@ package struct ProjectPaths {
             table.error(key, "\"\(raw)\" contains a control character (\(control)); file and folder names must be printable")
             return nil
         }
-        if raw.hasPrefix("/") || raw.hasPrefix("~") || raw.range(of: "^[A-Za-z]:[\\\\/]", options: .regularExpression) != nil {
+        if raw.hasPrefix("/") || raw.hasPrefix("~") || raw.prefixMatch(of: #/[A-Za-z]:[\\\/]/#) != nil {
             table.error(key, "\"\(raw)\" is an absolute path; give a path relative to the project folder (\(root.path))")
             return nil
         }

@@ -455,14 +455,21 @@ package enum Builder {
         return defaultSourceDate
     }
 
-    /// In UTC, `2026-11-28T21:03:37Z` or `2026-11-28`. Through the Swift
-    /// format style, not ISO8601DateFormatter, which loads ICU's calendar,
-    /// number and time-zone data for it: the only data of ICU's that a
-    /// build's pages held.
+    /// In UTC, `2026-11-28T21:03:37Z` or `2026-11-28`. From the C
+    /// library's calendar, not a Foundation formatter: both
+    /// ISO8601DateFormatter and the Swift format style make a Calendar,
+    /// which asks ICU for the current time zone, and those were the only
+    /// pages of ICU's code and data a build touched after its start.
     static func isoDate(_ seconds: Int, time: Bool) -> String {
-        let date = Date(timeIntervalSince1970: TimeInterval(seconds))
-        let style = Date.ISO8601FormatStyle(timeZone: TimeZone(secondsFromGMT: 0)!)
-        return time ? date.formatted(style) : date.formatted(style.year().month().day())
+        var clock = time_t(seconds), parts = tm()
+        _ = gmtime_r(&clock, &parts)
+        func digits(_ value: Int32, _ count: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, count - text.count)) + text
+        }
+        let day = "\(digits(parts.tm_year + 1900, 4))-\(digits(parts.tm_mon + 1, 2))-\(digits(parts.tm_mday, 2))"
+        guard time else { return day }
+        return day + "T\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2))Z"
     }
 
     static func display(_ url: URL) -> String {

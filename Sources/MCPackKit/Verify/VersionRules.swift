@@ -78,7 +78,7 @@ enum VersionRules {
         if !isDirectory {
             var stem = ArchiveFormat.named(given.lastPathComponent)?.stem ?? given.lastPathComponent
             // A browser saving a second copy adds " (1)": the name still states it.
-            if let copy = stem.range(of: #" \(\d+\)$"#, options: .regularExpression) { stem.removeSubrange(copy) }
+            if let copy = stem.firstMatch(of: #/ \([0-9]+\)$/#) { stem.removeSubrange(copy.range) }
             let (name, version) = split(stem)
             if version != nil {
                 // First: what the receiver was told, then what the bytes say.
@@ -126,7 +126,7 @@ enum VersionRules {
             let version = String(stem[stem.index(after: hyphen)...])
             if SemanticVersion(version) != nil {
                 let name = String(stem[..<hyphen])
-                return (name.range(of: BundleConfig.namePattern, options: .regularExpression) != nil ? name : nil, version)
+                return (BundleConfig.isName(name) ? name : nil, version)
             }
             index = stem.index(after: hyphen)
         }

@@ -24,8 +24,11 @@ public struct DeepZoomDescriptor: Sendable, Equatable {
     public init?(_ data: Data) {
         guard let text = String(data: data, encoding: .utf8) else { return nil }
         func attribute(_ name: String) -> String? {
-            guard let range = text.range(of: "\(name)=\"([^\"]*)\"", options: .regularExpression) else { return nil }
-            return String(text[range].dropFirst(name.count + 2).dropLast())
+            // The first `name="`, to the next quote; by the standard
+            // library, as Foundation's search starts ICU.
+            guard let start = text.firstRange(of: "\(name)=\"")?.upperBound,
+                  let end = text[start...].firstIndex(of: "\"") else { return nil }
+            return String(text[start..<end])
         }
         guard let tileSize = attribute("TileSize").flatMap(Int.init), let overlap = attribute("Overlap").flatMap(Int.init),
               let format = attribute("Format"), let width = attribute("Width").flatMap(Int.init),

@@ -106,8 +106,19 @@ import Testing
         for good in ["1.0.0", "0.1.0", "10.20.30", "1.0.0-rc.1", "1.0.0+build.5", "1.0.0-alpha+001"] {
             #expect(SemanticVersion(good) != nil, "\(good)")
         }
-        for bad in ["1.0", "v1.0.0", "01.0.0", "1.0.0-", "1.0.0.0", "", "1.0.0-01"] {
+        // Digits of other scripts, and a line break after the version, are
+        // not semver's, though ICU's regular expressions would take both.
+        for bad in ["1.0", "v1.0.0", "01.0.0", "1.0.0-", "1.0.0.0", "", "1.0.0-01", "1.0.\u{0663}", "1.0.0\n", "1.0.0-rc\n"] {
             #expect(SemanticVersion(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func bundleNames() {
+        for good in ["magna-carta", "a", "a1-b2-c3", "2026"] {
+            #expect(BundleConfig.isName(good), "\(good)")
+        }
+        for bad in ["", "Magna", "magna_carta", "-a", "a-", "a--b", "magna-carta\n", "caf\u{E9}", "\u{0661}"] {
+            #expect(!BundleConfig.isName(bad), "\(bad)")
         }
     }
 
