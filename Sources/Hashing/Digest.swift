@@ -123,7 +123,7 @@ public final class Digest {
     }
 
     /// Writes the digest to `digest` (EVP_MAX_MD_SIZE bytes); its length.
-    private func finish(into digest: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    fileprivate func finish(into digest: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, digest.baseAddress, &length)
         return Int(length)
@@ -188,6 +188,40 @@ public final class Digest {
         let hasher = Digest()
         hasher.update(data)
         return hasher.finish()
+    }
+}
+
+/// The SHA-256 digests of a run of files, numbered in their order, kept as
+/// their 32 bytes in one table until their hex is asked for. A build holds
+/// one for the tiles while libvips makes them, at its peak of memory: hex
+/// strings cost 112 bytes a tile on the heap, this 32.
+public final class DigestTable: @unchecked Sendable {
+    private var bytes: [UInt8]
+    private let lock = NSLock()
+    private static let width = 32
+
+    public init(count: Int) {
+        bytes = Array(repeating: 0, count: count * Self.width)
+    }
+
+    /// Finishes `digest`, a SHA-256 hasher, as the `index`th; the hasher is
+    /// spent. Any other algorithm is a mistake of the caller's.
+    public func finish(_ digest: Digest, at index: Int) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(EVP_MAX_MD_SIZE)) { out in
+            let length = digest.finish(into: out)
+            precondition(length == Self.width, "DigestTable holds SHA-256 digests, not \(length)-byte ones")
+            lock.withLock {
+                bytes.withUnsafeMutableBufferPointer { table in
+                    _ = UnsafeMutableBufferPointer(rebasing: table[index * Self.width ..< (index + 1) * Self.width])
+                        .initialize(from: out[..<length])
+                }
+            }
+        }
+    }
+
+    /// The `index`th digest as lower-case hex.
+    public func hex(at index: Int) -> String {
+        lock.withLock { Digest.hexString(bytes[index * Self.width ..< (index + 1) * Self.width]) }
     }
 }
 

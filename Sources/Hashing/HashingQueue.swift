@@ -23,6 +23,7 @@ public final class HashingQueue: @unchecked Sendable {
     private enum Work: @unchecked Sendable {
         case update(Digest, Data)
         case finish(Digest, @Sendable (String) -> Void)
+        case finishInto(Digest, DigestTable, Int)
     }
 
     public init(slots: Int = 8) {
@@ -43,6 +44,13 @@ public final class HashingQueue: @unchecked Sendable {
         if batch.count >= Self.batchCount { send() }
     }
 
+    /// Finishes `digest` after every update given so far into `table`, as
+    /// its `index`th, on the queue.
+    public func finish(_ digest: Digest, into table: DigestTable, at index: Int) {
+        batch.append(.finishInto(digest, table, index))
+        if batch.count >= Self.batchCount { send() }
+    }
+
     /// Returns once everything given so far has run.
     public func drain() {
         send()
@@ -60,6 +68,7 @@ public final class HashingQueue: @unchecked Sendable {
                 switch item {
                 case .update(let digest, let data): digest.update(data)
                 case .finish(let digest, let done): done(digest.finish())
+                case .finishInto(let digest, let table, let index): table.finish(digest, at: index)
                 }
             }
             self.slots.signal()

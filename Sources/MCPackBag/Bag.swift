@@ -59,11 +59,20 @@ package struct PayloadFile: Sendable {
 /// libvips): their paths are known before, their bytes and hashes only as
 /// they come, so nothing is written twice and nothing is held whole.
 package protocol PayloadStream: Sendable {
-    /// The files' paths under data/, in the order `make` hands them over.
-    var paths: [String] { get }
-    /// Makes the files and hands each to `body`, in `paths`' order. Throws
-    /// when one cannot be made, is missing, or is not one of `paths`.
+    /// How many files it makes.
+    var count: Int { get }
+    /// The `index`th file's path under data/, in the order `make` hands
+    /// them over: made when asked, so a stream of many files need not hold
+    /// every path while it runs.
+    func path(at index: Int) -> String
+    /// Makes the files and hands each to `body`, in their order. Throws
+    /// when one cannot be made, is missing, or is not one of them.
     func make(_ body: (_ path: String, _ bytes: Data) throws -> Void) throws
+}
+
+extension PayloadStream {
+    /// Every path under data/, in order.
+    package var paths: [String] { (0..<count).map(path(at:)) }
 }
 
 /// A BagIt 1.0 bag (RFC 8493) ready to be serialized. In the archive, the

@@ -160,22 +160,30 @@ private final class BagWriting {
     }
 
     /// The files a stream makes, each written and hashed as it comes.
+    /// While the stream runs (libvips making tiles, the build's peak of
+    /// memory) each file leaves behind only its size and its digest's 32
+    /// bytes: its entry, path and hex are made once the stream has ended.
     package func add(_ stream: any PayloadStream) throws -> [Bag.Entry] {
-        var written: [Bag.Entry] = []
-        written.reserveCapacity(stream.paths.count)
-        let hashes = LockedArray<String>(repeating: "", count: stream.paths.count)
+        var sizes: [Int] = []
+        sizes.reserveCapacity(stream.count)
+        let digests = DigestTable(count: stream.count)
         try stream.make { path, data in
-            let index = written.count
-            let compress = PayloadFile.compressedByDefault(path)
-            try writer.add(path: "\(top)/data/\(path)", data: data, mtime: mtime, compress: compress)
+            let index = sizes.count
+            guard index < stream.count, path == stream.path(at: index) else {
+                throw FileError(path: path, message: "was handed over out of its stream's order")
+            }
+            try writer.add(path: "\(top)/data/\(path)", data: data, mtime: mtime, compress: PayloadFile.compressedByDefault(path))
             let hasher = Digest()
             hashing.update(hasher, with: data)
-            hashing.finish(hasher) { hashes[index] = $0 }
-            written.append(Bag.Entry(path: "data/" + path, source: .streamed, sha256: "", size: data.count, compress: compress))
+            hashing.finish(hasher, into: digests, at: index)
+            sizes.append(data.count)
         }
         hashing.drain()
-        for (offset, hex) in hashes.values.enumerated() { written[offset].sha256 = hex }
-        return written
+        return sizes.indices.map { index in
+            let path = stream.path(at: index)
+            return Bag.Entry(path: "data/" + path, source: .streamed, sha256: digests.hex(at: index), size: sizes[index],
+                             compress: PayloadFile.compressedByDefault(path))
+        }
     }
 }
 

@@ -162,9 +162,8 @@ package enum DocumentInput: BundleInput {
         let name: String
         let pyramid: PyramidSettings
         let geometry: PyramidGeometry
-        /// Every file of the pyramid, relative to data/, and its place in their order.
-        let paths: [String]
-        let order: [String: Int]
+        /// Every file of the pyramid, relative to data/, in the archive's order.
+        let order: PyramidOrder
 
         init(plan: Plan, env: MakeEnvironment) {
             self.plan = plan
@@ -175,8 +174,7 @@ package enum DocumentInput: BundleInput {
             pyramid = PyramidSettings(tileSize: settings.tileSize, overlap: settings.overlap, format: settings.tileFormat,
                                       quality: settings.quality, layout: settings.layout)
             geometry = PyramidGeometry(width: plan.size.width, height: plan.size.height, tileSize: settings.tileSize, overlap: settings.overlap)
-            paths = pyramidPaths(layout(settings, size: plan.size))
-            order = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            order = PyramidOrder(layout(settings, size: plan.size))
         }
 
         /// The master as it ships: 8-bit sRGB, turned upright, flattened.
@@ -209,7 +207,7 @@ package enum DocumentInput: BundleInput {
         func fromPreviousArchive(colour: PictureImport.Record) -> Made<Record>? {
             let wanted = record(tiles: 0, colour: colour)
             let prefixes = settings.layout == .iiif3 ? ["data/document/\(name)/"] : ["data/document/\(name).dzi", "data/document/\(name)_files/"]
-            guard let previous = env.previous.first(under: prefixes, expecting: Set(paths.map { "data/" + $0 }), where: { json in
+            guard let previous = env.previous.first(under: prefixes, expecting: Set(order.paths.map { "data/" + $0 }), where: { json in
                 guard let head = try? JSONDecoder().decode(BundleJSON.Head.self, from: json), head.mcpack == MCPackVersion.current,
                       var earlier = try? BundleJSON.component(Record.self, named: component, from: json) else { return false }
                 earlier.tiles = 0
@@ -218,7 +216,7 @@ package enum DocumentInput: BundleInput {
             let payload = previous.paths.map { path in
                 let entry = previous.entries[path]!
                 let bagPath = String(path.dropFirst("data/".count))
-                return PayloadFile(path: bagPath, source: .archived(previous, path: path), known: (entry.sha256, entry.bytes), order: order[bagPath])
+                return PayloadFile(path: bagPath, source: .archived(previous, path: path), known: (entry.sha256, entry.bytes), order: order.place(of: bagPath))
             }
             return Made(payload: payload, record: record(tiles: tileCount(payload.map(\.path)), colour: colour))
         }
@@ -233,12 +231,11 @@ package enum DocumentInput: BundleInput {
         /// Deep Zoom: straight from libvips into the archive, written once.
         /// The master opened has decoded nothing yet.
         func streamed(_ image: Image, colour: PictureImport.Record) -> Made<Record> {
-            var stream = PyramidStream(paths: paths, folder: "document/", name: name, settings: pyramid, master: { image },
+            var stream = PyramidStream(order: order, folder: "document/", name: name, settings: pyramid, master: { image },
                                        progress: progress, describe: { env.failure(settings.image, $0) },
                                        spillFolder: env.cache("tiles").folder)
             stream.note = { env.report(.note($0)) }
-            stream.order = order
-            return Made(payload: [], stream: stream, record: record(tiles: tileCount(paths), colour: colour))
+            return Made(payload: [], stream: stream, record: record(tiles: geometry.totalTiles, colour: colour))
         }
 
         /// IIIF: tiled into the work cache, with the image service's files.
@@ -264,7 +261,7 @@ package enum DocumentInput: BundleInput {
             // Once the archive holds the tiles, it is their one copy.
             let payload = entry.payload(under: "document/").map { file in
                 var file = file
-                file.order = order[file.path]
+                file.order = order.place(of: file.path)
                 return file
             }
             return Made(payload: payload, record: record(tiles: tileCount(entry.files.map(\.path)), colour: colour), transient: [entry.folder])
@@ -295,28 +292,7 @@ package enum DocumentInput: BundleInput {
             paths += (iiif.info(id: "").sizes ?? []).map { folder + iiif.fullPath($0) }
             return paths.sorted { $0.precedesInUTF8Order($1) }
         }
-        let geometry = layout.geometry
-        // dzsave saves a level's tile row once the row of the level above
-        // holding the last pixel it needs (overlap included) is saved: the
-        // full-size row that sets that chain off is when it is made.
-        func trigger(_ level: Int, _ row: Int) -> Int {
-            guard level < geometry.maxLevel else { return row }
-            let above = geometry.size(ofLevel: level + 1).height
-            let last = min(above, 2 * ((row + 1) * geometry.tileSize + geometry.overlap)) - 1
-            return trigger(level + 1, min(geometry.tiles(ofLevel: level + 1).rows - 1, last / geometry.tileSize))
-        }
-        var rows: [(bottom: Int, level: Int, row: Int)] = []
-        for level in 0...geometry.maxLevel {
-            for row in 0..<geometry.tiles(ofLevel: level).rows { rows.append((trigger(level, row), level, row)) }
-        }
-        rows.sort { a, b in a.bottom != b.bottom ? a.bottom < b.bottom : a.level != b.level ? a.level > b.level : a.row < b.row }
-        var paths: [String] = []
-        for (_, level, row) in rows {
-            for column in 0..<geometry.tiles(ofLevel: level).columns {
-                paths.append(layout.deepZoomTilePath(level: level, column: column, row: row))
-            }
-        }
-        return paths + [layout.descriptorPath]
+        return PyramidOrder(layout).paths
     }
 
     /// Completes what dzsave wrote in `folder` into a IIIF level 0 service

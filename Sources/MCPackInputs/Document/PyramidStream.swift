@@ -11,7 +11,7 @@ import Imaging
 /// on the way.
 ///
 /// dzsave's workers finish the tiles of a row in any order, so tiles are
-/// handed over in `paths`' order (`DocumentInput.pyramidPaths`: each row
+/// handed over in `order` (`DocumentInput.pyramidPaths`: each row
 /// after the rows above it, the rows of each smaller level as they
 /// complete), a tile that comes early held until its turn: a row or two at
 /// most, since that order follows the one dzsave makes them in. Should
@@ -19,8 +19,8 @@ import Imaging
 /// `heldInMemory` bytes waits in an unlinked file in `spillFolder`, so
 /// memory stays bounded whatever the order, and the archive is the same.
 package struct PyramidStream: PayloadStream, @unchecked Sendable {
-    /// Relative to data/, in the order handed over.
-    package let paths: [String]
+    /// The files, relative to data/, in the order handed over.
+    package let order: PyramidOrder
     /// The folder under data/ the zip's top folder stands for (`document/`).
     package let folder: String
     package let name: String
@@ -35,9 +35,6 @@ package struct PyramidStream: PayloadStream, @unchecked Sendable {
     package let spillFolder: URL
     /// dzsave's own order holds back a row or two of tiles, far below.
     package var heldInMemory = 32 << 20
-    /// Each path's place in `paths`, when the caller holds that table
-    /// already: one table of 17,000 paths at the build's peak, not two.
-    package var order: [String: Int]?
     /// Told once if tiles are set aside on disk: the order was not the
     /// one expected, which is worth reporting.
     package var note: @Sendable (String) -> Void = { _ in }
@@ -52,6 +49,10 @@ package struct PyramidStream: PayloadStream, @unchecked Sendable {
     private struct Consumer: Error {
         package let error: Error
     }
+
+    package var count: Int { order.count }
+
+    package func path(at index: Int) -> String { order.path(at: index) }
 
     package func make(_ body: (String, Data) throws -> Void) throws {
         let image: Image
@@ -113,7 +114,6 @@ package struct PyramidStream: PayloadStream, @unchecked Sendable {
     }
 
     private func read(_ handle: FileHandle, _ body: (String, Data) throws -> Void) throws {
-        let index = order ?? Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         var early: [Int: Held] = [:]
         var held = 0
         var spill: SpillFile?
@@ -132,7 +132,7 @@ package struct PyramidStream: PayloadStream, @unchecked Sendable {
             // libvips stamps it with the date of tiling: it must not ship.
             if stored.hasSuffix("vips-properties.xml") { continue }
             let path = folder + stored.dropFirst(top.count)
-            guard let position = index[path] else {
+            guard let position = order.place(of: path) else {
                 throw FileError(path: path, message: "was written by libvips but is not a tile of this pyramid's layout")
             }
             guard position >= next, early[position] == nil else { throw FileError(path: path, message: "was written twice") }
@@ -165,12 +165,12 @@ package struct PyramidStream: PayloadStream, @unchecked Sendable {
                     // Nothing left waiting there: the space goes back.
                     if onDisk == 0 { do { try spill!.empty() } catch { throw Consumer(error: error) } }
                 }
-                do { try body(paths[next], bytes) } catch { throw Consumer(error: error) }
+                do { try body(order.path(at: next), bytes) } catch { throw Consumer(error: error) }
                 next += 1
             }
         }
-        if next < paths.count {
-            throw FileError(path: paths[next], message: "was not written by libvips (\(paths.count - next) files of the pyramid missing)")
+        if next < order.count {
+            throw FileError(path: order.path(at: next), message: "was not written by libvips (\(order.count - next) files of the pyramid missing)")
         }
     }
 }

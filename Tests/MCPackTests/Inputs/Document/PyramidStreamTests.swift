@@ -18,7 +18,7 @@ import Testing
     static func stream(width: Int, height: Int) -> PyramidStream {
         let layout = PyramidLayout(name: "m", kind: .deepZoom, width: width, height: height, tileSize: settings.tileSize,
                                    overlap: settings.overlap, tileFormat: settings.format)
-        return PyramidStream(paths: DocumentInput.pyramidPaths(layout), folder: "document/", name: "m", settings: settings,
+        return PyramidStream(order: PyramidOrder(layout), folder: "document/", name: "m", settings: settings,
                              master: { try Image.noise(width: width, height: height, bands: 3, seed: 7) },
                              progress: { _, _, _ in }, describe: { FileError(path: "m", message: $0) }, spillFolder: spillFolder)
     }
@@ -61,7 +61,7 @@ import Testing
 
         var stream = inOrder
         let descriptor = stream.paths.last!
-        stream = PyramidStream(paths: [descriptor] + stream.paths.dropLast(), folder: stream.folder, name: stream.name,
+        stream = PyramidStream(order: PyramidOrder(listing: [descriptor] + stream.paths.dropLast()), folder: stream.folder, name: stream.name,
                                settings: stream.settings, master: stream.master, progress: stream.progress,
                                describe: stream.describe, spillFolder: stream.spillFolder)
         stream.heldInMemory = 20_000
@@ -88,7 +88,7 @@ import Testing
         try Data("x".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let inOrder = Self.stream(width: 700, height: 450)
-        var stream = PyramidStream(paths: [inOrder.paths.last!] + inOrder.paths.dropLast(), folder: inOrder.folder,
+        var stream = PyramidStream(order: PyramidOrder(listing: [inOrder.paths.last!] + inOrder.paths.dropLast()), folder: inOrder.folder,
                                    name: inOrder.name, settings: inOrder.settings, master: inOrder.master,
                                    progress: inOrder.progress, describe: inOrder.describe,
                                    spillFolder: file.appendingPathComponent("spill"))
@@ -112,6 +112,46 @@ import Testing
                                            "document/m_files/9/0_1.jpeg"])
         #expect(Set(paths).count == paths.count)
         #expect(paths.firstIndex(of: "document/m_files/8/0_0.jpeg")! > paths.firstIndex(of: "document/m_files/9/2_1.jpeg")!)
+    }
+
+    /// The order worked out from the rows lists what the rows give, and
+    /// reads each of its names back to its place, and no other name: not
+    /// one spelled another way, outside the pyramid, or of another pyramid.
+    @Test(arguments: [(300, 200, 100, 1), (1, 1, 254, 1), (700, 450, 64, 1), (3000, 2000, 254, 0), (257, 3001, 128, 2)])
+    func theOrderReadsItsNamesBack(_ shape: (Int, Int, Int, Int)) {
+        let layout = PyramidLayout(name: "m", kind: .deepZoom, width: shape.0, height: shape.1, tileSize: shape.2, overlap: shape.3,
+                                   tileFormat: "jpeg")
+        let order = PyramidOrder(layout)
+        let paths = order.paths
+        #expect(order.count == layout.geometry.totalTiles + 1)
+        #expect(Set(paths).count == paths.count)
+        #expect(paths.last == "document/m.dzi")
+        for (place, path) in paths.enumerated() {
+            #expect(order.place(of: path) == place, "\(path)")
+        }
+        let listed = PyramidOrder(listing: paths)
+        #expect(listed.paths == paths)
+        #expect(paths.allSatisfy { listed.place(of: $0) == order.place(of: $0) })
+        let geometry = layout.geometry
+        let top = geometry.maxLevel, tiles = geometry.tiles(ofLevel: top)
+        for stranger in ["document/m_files/\(top)/\(tiles.columns)_0.jpeg", "document/m_files/\(top)/0_\(tiles.rows).jpeg",
+                         "document/m_files/\(top + 1)/0_0.jpeg", "document/m_files/0/00_0.jpeg", "document/m_files/0/0_0.png",
+                         "document/m_files/0/0_0.jpeg/", "document/n_files/0/0_0.jpeg", "document/m_files/0/+0_0.jpeg",
+                         "data/document/m_files/0/0_0.jpeg", "document/m.dzi/", "document/M.dzi", "document/m_files/0/0_0.jpg", ""] {
+            #expect(order.place(of: stranger) == nil, "\(stranger)")
+        }
+    }
+
+    /// A name that is not ASCII is read byte for byte: the name written
+    /// composed is not the same name decomposed.
+    @Test func theOrderComparesNamesByTheirBytes() {
+        let composed = "Charte-\u{E9}", decomposed = "Charte-e\u{301}"
+        let layout = PyramidLayout(name: composed, kind: .deepZoom, width: 300, height: 200, tileSize: 100, overlap: 1, tileFormat: "jpeg")
+        let order = PyramidOrder(layout)
+        #expect(order.place(of: "document/\(composed)_files/9/0_0.jpeg") == 0)
+        #expect(order.place(of: "document/\(decomposed)_files/9/0_0.jpeg") == nil)
+        #expect(order.place(of: "document/\(decomposed).dzi") == nil)
+        #expect(order.place(of: "document/\(composed).dzi") == order.count - 1)
     }
 
     /// The archive writer failing (a full disk) ends the tiling with its
@@ -142,7 +182,7 @@ import Testing
         var bytes = try Image.noise(width: 500, height: 500, bands: 3, seed: 1).pngData()
         bytes = bytes.prefix(bytes.count / 2)
         try bytes.write(to: png)
-        let stream = PyramidStream(paths: DocumentInput.pyramidPaths(layout), folder: "document/", name: "m", settings: Self.settings,
+        let stream = PyramidStream(order: PyramidOrder(layout), folder: "document/", name: "m", settings: Self.settings,
                                    master: { try Image(contentsOf: png.path, sequential: true) },
                                    progress: { _, _, _ in }, describe: { FileError(path: "m.png", message: $0) },
                                    spillFolder: Self.spillFolder)
