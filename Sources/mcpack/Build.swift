@@ -5,6 +5,7 @@ import MCPackKit
 
 struct Build: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "build",
         abstract: "Check every input and write the versioned archive and its .sha256.",
         discussion: """
             Reads bundle.toml, checks every input (all problems are reported at once), \

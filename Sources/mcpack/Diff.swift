@@ -4,6 +4,7 @@ import MCPackKit
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Say what changed between two versions, component by component.",
         discussion: """
             OLD and NEW are archives, unpacked bags, or versions (1.2.0 or v1.2.0) found in \

@@ -6,6 +6,7 @@ import MCPackKit
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract: "Make a new project from the templates, ready to fill.",
         discussion: "Writes bundle.toml, assets/clauses.toml and empty asset folders. Never overwrites a file.")
 

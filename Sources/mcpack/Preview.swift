@@ -4,6 +4,7 @@ import MCPackKit
 
 struct Preview: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "preview",
         abstract: "Open a bundle's preview page in the default browser.",
         discussion: """
             Every archive of a project with a document holds data/preview/index.html \

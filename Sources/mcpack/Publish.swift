@@ -5,6 +5,7 @@ import MCPackKit
 
 struct Publish: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "publish",
         abstract: "Add an archive's version to an update channel: a folder any static web server can serve.",
         discussion: """
             The channel (--channel DIR) is a plain folder: index.json, its signature \

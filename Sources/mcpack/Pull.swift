@@ -5,6 +5,7 @@ import MCPackReader
 
 struct Pull: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "pull",
         abstract: "Install or update a bundle folder from an update channel that mcpack publish wrote.",
         discussion: """
             URL is the channel's folder on a web server (the one holding index.json). \

@@ -4,6 +4,7 @@ import MCPackKit
 
 struct Sign: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sign",
         abstract: "Write a detached signature beside an archive, with a minisign or an OpenSSH key.",
         discussion: """
             With a minisign secret key (minisign -G, with a password or -W without), \

@@ -5,6 +5,7 @@ import MCPackKit
 
 struct Verify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "verify",
         abstract: "Check an archive, an unpacked bag, or (with no argument) the project, before handover.",
         discussion: """
             With ARCHIVE (a zip, tar, tar.gz or tar.zst, or an unpacked bag folder): \
