@@ -202,5 +202,5 @@ public let colourLibraryVersion: String = {
 /// Keeps the process's memory bounded while libvips's worker threads run:
 /// call once, first thing in `main`, before any thread starts.
 public func boundMemoryForWorkerThreads() {
-    mcvips_bound_malloc_arenas(1)
+    mcvips_bound_malloc(1, 256 << 10)
 }

@@ -19,8 +19,9 @@ int mcvips_init(const char *argv0, int with_modules);
 /// set none.
 extern const char *const mcvips_home_without_modules;
 
-/// Caps glibc's malloc arenas (a no-op elsewhere). Call before threads start.
-void mcvips_bound_malloc_arenas(int arenas);
+/// Caps glibc's malloc arenas, and fixes the size from which a block gets
+/// a mapping of its own (a no-op elsewhere). Call before threads start.
+void mcvips_bound_malloc(int arenas, int mmap_threshold);
 
 /// Opens an image file lazily (header only until pixels are needed), with
 /// `access` (a VipsAccess) and `fail_on` (a VipsFailOn).
