@@ -1,7 +1,9 @@
 #include "mcvips.h"
 #include <stdlib.h>
 #ifdef __GLIBC__
+#include <limits.h>
 #include <malloc.h>
+#include <pthread.h>
 #endif
 
 /* A VIPSHOME with no vips-modules folder under it. */
@@ -23,6 +25,12 @@ int mcvips_init(const char *argv0, int with_modules) {
     return VIPS_INIT(argv0) ? -1 : 0;
 }
 
+#ifdef __GLIBC__
+/* The mmap threshold mcvips_bound_malloc fixed, 0 before; raised only. */
+static size_t mmap_threshold_set;
+static pthread_mutex_t mmap_threshold_lock = PTHREAD_MUTEX_INITIALIZER;
+#endif
+
 void mcvips_bound_malloc(int arenas, int mmap_threshold) {
 #ifdef __GLIBC__
     /* glibc gives each new thread its own arena and keeps what the thread
@@ -37,13 +45,31 @@ void mcvips_bound_malloc(int arenas, int mmap_threshold) {
      * pyramid level's rows, megabytes), every later one came from the one
      * arena's heap, whose free gaps stay resident. With the threshold
      * fixed, blocks that large get mappings of their own and go back to the
-     * system when freed, while a tile's buffers (under 256 KiB) stay in the
-     * heap and are reused. A build's peak is then lower, and varies far
-     * less from run to run. */
-    mallopt(M_MMAP_THRESHOLD, mmap_threshold);
+     * system when freed, while a tile's buffers stay in the heap and are
+     * reused (mcvips_fit_mmap_threshold: a tiling raises it above them). A
+     * build's peak is then lower, and varies far less from run to run. */
+    pthread_mutex_lock(&mmap_threshold_lock);
+    if (mallopt(M_MMAP_THRESHOLD, mmap_threshold)) mmap_threshold_set = (size_t) mmap_threshold;
+    pthread_mutex_unlock(&mmap_threshold_lock);
 #else
     (void) arenas;
     (void) mmap_threshold;
+#endif
+}
+
+void mcvips_fit_mmap_threshold(size_t block) {
+#ifdef __GLIBC__
+    /* A block a tiling makes for each tile (its pixels, its encoded bytes)
+     * mapped and unmapped tile after tile would cost two system calls and
+     * fresh zeroed pages each time: large tiles raise the threshold above
+     * their own blocks. Only where mcvips_bound_malloc fixed it, and not
+     * past glibc's own ceiling (mallopt refuses it). */
+    pthread_mutex_lock(&mmap_threshold_lock);
+    if (mmap_threshold_set && block > mmap_threshold_set && block <= INT_MAX && mallopt(M_MMAP_THRESHOLD, (int) block))
+        mmap_threshold_set = block;
+    pthread_mutex_unlock(&mmap_threshold_lock);
+#else
+    (void) block;
 #endif
 }
 

@@ -169,8 +169,11 @@ private final class BagWriting {
         let digests = DigestTable(count: stream.count)
         try stream.make { path, data in
             let index = sizes.count
+            // Its digest and size are kept by place: a stream that broke
+            // its order would put them under another file's name.
             guard index < stream.count, path == stream.path(at: index) else {
-                throw FileError(path: path, message: "was handed over out of its stream's order")
+                throw FileError(path: path, message: "was handed over where \(index < stream.count ? stream.path(at: index) : "no file") "
+                                + "was due: a fault of mcpack's own, not of the project; please report it")
             }
             try writer.add(path: "\(top)/data/\(path)", data: data, mtime: mtime, compress: PayloadFile.compressedByDefault(path))
             let hasher = Digest()

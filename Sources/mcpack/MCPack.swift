@@ -3,6 +3,9 @@ import ArgumentParser
 import Foundation
 import MCPackKit
 
+/// Every command names itself (`commandName`): ArgumentParser would make
+/// a name from the type's, through String(describing:), whose protocol
+/// look-ups scan every conformance in the program, at each start.
 struct MCPack: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mcpack",

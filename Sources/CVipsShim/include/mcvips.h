@@ -23,6 +23,11 @@ extern const char *const mcvips_home_without_modules;
 /// a mapping of its own (a no-op elsewhere). Call before threads start.
 void mcvips_bound_malloc(int arenas, int mmap_threshold);
 
+/// Raises the size mcvips_bound_malloc fixed to `block`, when larger: a
+/// tiling's blocks of every tile then stay in the heap. Never lowers it;
+/// a no-op where it was not fixed, and off glibc.
+void mcvips_fit_mmap_threshold(size_t block);
+
 /// Opens an image file lazily (header only until pixels are needed), with
 /// `access` (a VipsAccess) and `fail_on` (a VipsFailOn).
 VipsImage *mcvips_image_new_from_file(const char *path, int access, int fail_on);

@@ -284,15 +284,17 @@ package enum DocumentInput: BundleInput {
     /// off, the finer level first where they tie, each row's tiles left to
     /// right, the descriptor last. A IIIF one's is byte order.
     package static func pyramidPaths(_ layout: PyramidLayout) -> [String] {
-        if layout.kind == .iiif3 {
-            let iiif = IIIFLayout(width: layout.width, height: layout.height, tileSize: layout.tileSize, ext: layout.tileExtension)
-            let folder = layout.tilesFolder
-            var paths = [layout.descriptorPath] + iiif.tiles.map { folder + $0.path }
-            paths.append(folder + iiif.fullMaxPath)
-            paths += (iiif.info(id: "").sizes ?? []).map { folder + iiif.fullPath($0) }
-            return paths.sorted { $0.precedesInUTF8Order($1) }
-        }
-        return PyramidOrder(layout).paths
+        PyramidOrder(layout).paths
+    }
+
+    /// A IIIF pyramid's files, in byte order.
+    static func iiifPaths(_ layout: PyramidLayout) -> [String] {
+        let iiif = IIIFLayout(width: layout.width, height: layout.height, tileSize: layout.tileSize, ext: layout.tileExtension)
+        let folder = layout.tilesFolder
+        var paths = [layout.descriptorPath] + iiif.tiles.map { folder + $0.path }
+        paths.append(folder + iiif.fullMaxPath)
+        paths += (iiif.info(id: "").sizes ?? []).map { folder + iiif.fullPath($0) }
+        return paths.sorted { $0.precedesInUTF8Order($1) }
     }
 
     /// Completes what dzsave wrote in `folder` into a IIIF level 0 service

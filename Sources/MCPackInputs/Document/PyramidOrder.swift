@@ -6,9 +6,9 @@ import MCPackSchema
 /// A Deep Zoom pyramid's order is worked out from its rows: each path is
 /// made when asked for, and each file's place is read from the numbers in
 /// its name. So while libvips makes the tiles, at the build's peak of
-/// memory, a build holds a table of the pyramid's rows rather than its
-/// 17,000 paths and a dictionary of them. Any other order (IIIF's, which
-/// is byte order, or one a test gives) is a list.
+/// memory, a build holds a table of the pyramid's rows rather than every
+/// path and a dictionary of them. Any other order (IIIF's, which is byte
+/// order, or one a test gives) is a list.
 package struct PyramidOrder: Sendable {
     private enum Storage: Sendable {
         case deepZoom(DeepZoomRows)
@@ -21,11 +21,12 @@ package struct PyramidOrder: Sendable {
 
     /// The order of `layout`'s files.
     package init(_ layout: PyramidLayout) {
-        if layout.kind == .deepZoom {
+        switch layout.kind {
+        case .deepZoom:
             let rows = DeepZoomRows(layout)
             self.init(storage: .deepZoom(rows), count: rows.tiles + 1)
-        } else {
-            self.init(listing: DocumentInput.pyramidPaths(layout))
+        case .iiif3:
+            self.init(listing: DocumentInput.iiifPaths(layout))
         }
     }
 
@@ -104,6 +105,7 @@ private struct DeepZoomRows: Sendable {
     }
 
     func path(at index: Int) -> String {
+        precondition((0...tiles).contains(index), "no file \(index) in a pyramid of \(tiles) tiles and its descriptor")
         guard index < tiles else { return layout.descriptorPath }
         // The last row starting at or before `index`.
         var low = 0, high = firsts.count - 1

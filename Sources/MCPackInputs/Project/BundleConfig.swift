@@ -1,3 +1,4 @@
+import Archiving
 import Foundation
 import MCPackSchema
 import TOMLKit
@@ -134,23 +135,21 @@ extension BundleConfig {
             inputs: inputs, copies: copies), inputs)
     }
 
+    /// A date, or a date and time (UTC unless it gives its offset), from
+    /// 1980 on: zip stores DOS times.
     private static func date(_ value: TOMLValueConvertible) -> Date? {
-        var components = DateComponents()
-        components.timeZone = TimeZone(identifier: "UTC")
+        let seconds: Int
         if let date = value.date {
-            (components.year, components.month, components.day) = (date.year, date.month, date.day)
+            seconds = ArchiveTimes.unixTime(year: Int(date.year), month: Int(date.month), day: Int(date.day))
         } else if let dateTime = value.dateTime {
-            (components.year, components.month, components.day) = (dateTime.date.year, dateTime.date.month, dateTime.date.day)
-            (components.hour, components.minute, components.second) = (dateTime.time.hour, dateTime.time.minute, dateTime.time.second)
-            if let offset = dateTime.offset {
-                components.timeZone = TimeZone(secondsFromGMT: offset.offset * 60)
-            }
+            let (date, time) = (dateTime.date, dateTime.time)
+            seconds = ArchiveTimes.unixTime(year: Int(date.year), month: Int(date.month), day: Int(date.day),
+                                            hour: Int(time.hour), minute: Int(time.minute), second: Int(time.second),
+                                            offset: Int(dateTime.offset?.offset ?? 0))
         } else {
             return nil
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let date = calendar.date(from: components), date.timeIntervalSince1970 >= 315_532_800 else { return nil }
-        return date
+        guard seconds >= 315_532_800 else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 }

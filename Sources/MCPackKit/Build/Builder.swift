@@ -455,21 +455,9 @@ package enum Builder {
         return defaultSourceDate
     }
 
-    /// In UTC, `2026-11-28T21:03:37Z` or `2026-11-28`. From the C
-    /// library's calendar, not a Foundation formatter: both
-    /// ISO8601DateFormatter and the Swift format style make a Calendar,
-    /// which asks ICU for the current time zone, and those were the only
-    /// pages of ICU's code and data a build touched after its start.
+    /// In UTC, `2026-11-28T21:03:37Z` or `2026-11-28`.
     static func isoDate(_ seconds: Int, time: Bool) -> String {
-        var clock = time_t(seconds), parts = tm()
-        _ = gmtime_r(&clock, &parts)
-        func digits(_ value: Int32, _ count: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, count - text.count)) + text
-        }
-        let day = "\(digits(parts.tm_year + 1900, 4))-\(digits(parts.tm_mon + 1, 2))-\(digits(parts.tm_mday, 2))"
-        guard time else { return day }
-        return day + "T\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2))Z"
+        ArchiveTimes.iso8601(seconds, time: time)
     }
 
     static func display(_ url: URL) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import Archiving
 import MCPackSchema
 @testable import MCPackKit
 import Testing
@@ -20,6 +21,25 @@ import Testing
             #expect(Builder.isoDate(seconds, time: false) == formatter.string(from: date))
         }
         #expect(Builder.isoDate(1_709_251_199, time: true) == "2024-02-29T23:59:59Z")
+    }
+
+    /// bundle.toml's source_date as Foundation's Gregorian calendar reads
+    /// it: a date, a date and time in UTC, and one with its offset east or
+    /// west of UTC, across a leap day.
+    @Test func sourceDatesAsTheCalendarReadsThem() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let cases: [(Int, Int, Int, Int, Int, Int, Int)] = [
+            (1980, 1, 1, 0, 0, 0, 0), (2015, 6, 15, 0, 0, 0, 0), (2024, 2, 29, 23, 59, 59, 0),
+            (2024, 2, 29, 23, 59, 59, 330), (2024, 3, 1, 0, 30, 0, -480), (2099, 12, 31, 23, 59, 59, 0),
+        ]
+        for (year, month, day, hour, minute, second, offset) in cases {
+            var components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+            components.timeZone = TimeZone(secondsFromGMT: offset * 60)
+            let expected = try #require(calendar.date(from: components))
+            #expect(ArchiveTimes.unixTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: offset)
+                    == Int(expected.timeIntervalSince1970), "\(components)")
+        }
     }
 
     @Test func writesTheArchiveAndAChecksumSha256sumAccepts() throws {
