@@ -26,12 +26,14 @@ int mcvips_init(const char *argv0, int with_modules) {
 }
 
 #ifdef __GLIBC__
-/* The mmap threshold mcvips_bound_malloc fixed, 0 before; raised only. */
+/* Whether the process bounds its memory (mcvips_bound_malloc_arenas), and
+ * the mmap threshold a tiling fixed, 0 before: raised only. */
+static int malloc_bounded;
 static size_t mmap_threshold_set;
 static pthread_mutex_t mmap_threshold_lock = PTHREAD_MUTEX_INITIALIZER;
 #endif
 
-void mcvips_bound_malloc(int arenas, int mmap_threshold) {
+void mcvips_bound_malloc_arenas(int arenas) {
 #ifdef __GLIBC__
     /* glibc gives each new thread its own arena and keeps what the thread
      * freed there: libvips's workers, passing tile buffers between threads,
@@ -40,33 +42,33 @@ void mcvips_bound_malloc(int arenas, int mmap_threshold) {
      * arenas 10 MB above one (one costs about 2% more time, the threads
      * sharing its lock). Swift's Glibc module does not show malloc.h. */
     mallopt(M_ARENA_MAX, arenas);
+    malloc_bounded = 1;
+#else
+    (void) arenas;
+#endif
+}
+
+void mcvips_fix_mmap_threshold(size_t block) {
+#ifdef __GLIBC__
     /* glibc raises its mmap threshold to the size of each mapped block
      * freed, up to 32 MB: once libvips freed its first strip buffer (a
      * pyramid level's rows, megabytes), every later one came from the one
      * arena's heap, whose free gaps stay resident. With the threshold
      * fixed, blocks that large get mappings of their own and go back to the
-     * system when freed, while a tile's buffers stay in the heap and are
-     * reused (mcvips_fit_mmap_threshold: a tiling raises it above them). A
-     * build's peak is then lower, and varies far less from run to run. */
+     * system when freed, while a tile's blocks (its pixels, its encoded
+     * bytes: `block`) stay in the heap and are reused rather than mapped
+     * and unmapped tile after tile. A tiling's peak is then lower, and
+     * varies far less from run to run. Fixed only by a process that tiles
+     * (`mcpack build` as it starts, so that what its inputs make before
+     * the tiling leaves no gaps in the heap; any other as a tiling
+     * starts): fixed in every process, verify of an unpacked bag mapped
+     * and unmapped a read buffer for every file, and took half as long
+     * again. Never lowered, nor past glibc's own ceiling (mallopt refuses
+     * it). */
+    size_t threshold = block > 256 * 1024 ? block : 256 * 1024;
     pthread_mutex_lock(&mmap_threshold_lock);
-    if (mallopt(M_MMAP_THRESHOLD, mmap_threshold)) mmap_threshold_set = (size_t) mmap_threshold;
-    pthread_mutex_unlock(&mmap_threshold_lock);
-#else
-    (void) arenas;
-    (void) mmap_threshold;
-#endif
-}
-
-void mcvips_fit_mmap_threshold(size_t block) {
-#ifdef __GLIBC__
-    /* A block a tiling makes for each tile (its pixels, its encoded bytes)
-     * mapped and unmapped tile after tile would cost two system calls and
-     * fresh zeroed pages each time: large tiles raise the threshold above
-     * their own blocks. Only where mcvips_bound_malloc fixed it, and not
-     * past glibc's own ceiling (mallopt refuses it). */
-    pthread_mutex_lock(&mmap_threshold_lock);
-    if (mmap_threshold_set && block > mmap_threshold_set && block <= INT_MAX && mallopt(M_MMAP_THRESHOLD, (int) block))
-        mmap_threshold_set = block;
+    if (malloc_bounded && threshold > mmap_threshold_set && threshold <= INT_MAX && mallopt(M_MMAP_THRESHOLD, (int) threshold))
+        mmap_threshold_set = threshold;
     pthread_mutex_unlock(&mmap_threshold_lock);
 #else
     (void) block;

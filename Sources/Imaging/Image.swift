@@ -202,5 +202,13 @@ public let colourLibraryVersion: String = {
 /// Keeps the process's memory bounded while libvips's worker threads run:
 /// call once, first thing in `main`, before any thread starts.
 public func boundMemoryForWorkerThreads() {
-    mcvips_bound_malloc(1, 256 << 10)
+    mcvips_bound_malloc_arenas(1)
+}
+
+/// For a process that tiles and does little else (`mcpack build`): from
+/// now on, not only once the tiling starts, blocks larger than a tile get
+/// mappings of their own (`mcvips_fix_mmap_threshold`), so that what comes
+/// before the tiling leaves no free gaps in the heap under it.
+public func mapLargeBlocksFromNowOn() {
+    mcvips_fix_mmap_threshold(0)
 }

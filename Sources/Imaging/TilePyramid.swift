@@ -87,10 +87,10 @@ public enum TilePyramid {
     /// The same pyramid either way: only where it goes differs.
     private static func save(_ call: VipsCall, _ image: Image, settings: PyramidSettings, id: String,
                              progress: ((Int, Int) -> Void)?) throws {
-        // A tile's pixels (overlap included, 8-bit, up to four bands) and its
-        // encoded bytes stay in malloc's heap, reused tile after tile.
+        // Strip buffers mapped on their own, a tile's pixels (overlap
+        // included, 8-bit, up to four bands) and encoded bytes in the heap.
         let side = settings.tileSize + 2 * settings.overlap
-        mcvips_fit_mmap_threshold(side * side * 4)
+        mcvips_fix_mmap_threshold(side * side * 4)
         call.enumeration("layout", settings.layout == .iiif3 ? VIPS_FOREIGN_DZ_LAYOUT_IIIF3 : VIPS_FOREIGN_DZ_LAYOUT_DZ)
             .int("tile_size", settings.tileSize).int("overlap", settings.overlap)
             .enumeration("depth", VIPS_FOREIGN_DZ_DEPTH_ONEPIXEL).string("suffix", settings.saveSuffix)

@@ -19,14 +19,14 @@ int mcvips_init(const char *argv0, int with_modules);
 /// set none.
 extern const char *const mcvips_home_without_modules;
 
-/// Caps glibc's malloc arenas, and fixes the size from which a block gets
-/// a mapping of its own (a no-op elsewhere). Call before threads start.
-void mcvips_bound_malloc(int arenas, int mmap_threshold);
+/// Caps glibc's malloc arenas (a no-op elsewhere). Call before threads start.
+void mcvips_bound_malloc_arenas(int arenas);
 
-/// Raises the size mcvips_bound_malloc fixed to `block`, when larger: a
-/// tiling's blocks of every tile then stay in the heap. Never lowers it;
-/// a no-op where it was not fixed, and off glibc.
-void mcvips_fit_mmap_threshold(size_t block);
+/// In a process that capped its arenas, fixes the size from which glibc
+/// gives a block a mapping of its own at `block` (a tile's largest), or
+/// 256 KiB if more; raised only. Called as a tiling starts; a no-op off
+/// glibc.
+void mcvips_fix_mmap_threshold(size_t block);
 
 /// Opens an image file lazily (header only until pixels are needed), with
 /// `access` (a VipsAccess) and `fail_on` (a VipsFailOn).

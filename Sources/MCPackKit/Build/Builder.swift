@@ -104,10 +104,13 @@ package enum Builder {
 
     /// Readies a process that runs a build and nothing else (the `mcpack
     /// build` command) before anything opens a picture: libvips starts
-    /// without the optional loaders no input of a build may use. Not for a
-    /// process that verifies too, which may meet a PDF in an asset catalog.
+    /// without the optional loaders no input of a build may use, and large
+    /// blocks are mapped on their own from the start. Not for a process
+    /// that verifies too, which may meet a PDF in an asset catalog and
+    /// reads an unpacked bag's files faster with glibc's own threshold.
     package static func prepareProcess() {
         OptionalLoaders.leaveOut()
+        mapLargeBlocksFromNowOn()
     }
 
     package static func build(_ options: BuildOptions) async throws -> BuildResult {
