@@ -97,14 +97,14 @@ extension DocumentInput {
             }
             let geometry = dzi.geometry
             let folder = String(path.dropLast(4)) + "_files/"
-            let grid = (0...geometry.maxLevel).map(geometry.tiles(ofLevel:))
+            let grid = geometry.grid
             let start = folder.utf8.count
-            let implied = Implied(count: grid.reduce(0) { $0 + $1.columns * $1.rows }) { tile in
+            let implied = Implied(count: grid.levels.reduce(0) { $0 + $1.columns * $1.rows }) { tile in
                 guard let index = DeepZoomDescriptor.tileIndex(of: tile[tile.utf8.index(tile.startIndex, offsetBy: start)...], format: format) else { return false }
-                return index.level < grid.count && index.column < grid[index.level].columns && index.row < grid[index.level].rows
+                return grid.contains(level: index.level, column: index.column, row: index.row)
             } all: {
                 var all = Set<String>()
-                for (level, tiles) in grid.enumerated() {
+                for (level, tiles) in grid.levels.enumerated() {
                     for column in 0..<tiles.columns {
                         for row in 0..<tiles.rows { all.insert(folder + DeepZoomDescriptor.tilePath(level: level, column: column, row: row, format: format)) }
                     }

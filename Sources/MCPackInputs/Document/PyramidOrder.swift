@@ -71,6 +71,7 @@ private struct DeepZoomRows: Sendable {
     let firsts: [Int]
     /// `rowPlace[level][row]`: where that row stands in `rows`.
     let rowPlace: [[Int]]
+    let grid: TileGrid
     let tiles: Int
 
     init(_ layout: PyramidLayout) {
@@ -101,6 +102,7 @@ private struct DeepZoomRows: Sendable {
         self.rows = saved.map { ($0.level, $0.row) }
         self.firsts = firsts
         self.rowPlace = rowPlace
+        self.grid = geometry.grid
         self.tiles = tiles
     }
 
@@ -125,7 +127,7 @@ private struct DeepZoomRows: Sendable {
         guard PathBytes.hasPrefix(path, folder),
               let (level, column, row) = DeepZoomDescriptor.tileIndex(of: path[path.utf8.index(path.startIndex, offsetBy: folder.utf8.count)...],
                                                                       format: layout.tileExtension),
-              level < rowPlace.count, row < rowPlace[level].count, column < layout.geometry.tiles(ofLevel: level).columns
+              grid.contains(level: level, column: column, row: row)
         else { return nil }
         return firsts[rowPlace[level][row]] + column
     }

@@ -215,7 +215,7 @@ package enum Builder {
                                              in: [finalURL.deletingLastPathComponent(), project.outputFolder], untrusted: untrusted)
         var made: [MadeInput] = []
         for plan in checked.plans {
-            var env = MakeEnvironment(project: project, sources: checked.sources, sourceDate: isoDate(mtime, time: true),
+            var env = MakeEnvironment(project: project, sources: checked.sources, sourceDate: ArchiveTimes.iso8601(mtime, time: true),
                                       workers: workers, events: options.events)
             env.previous = previous
             do {
@@ -243,7 +243,7 @@ package enum Builder {
         }
         let bundle = BundleJSON.Head(
             mcpack: MCPackVersion.current,
-            bundle: .init(name: config.name, version: config.version.text, title: config.title, sourceDate: isoDate(mtime, time: true)),
+            bundle: .init(name: config.name, version: config.version.text, title: config.title, sourceDate: ArchiveTimes.iso8601(mtime, time: true)),
             libraries: BundleJSON.Head.writtenWith,
             components: .init(Dictionary(made.map { ($0.component, $0.record) }, uniquingKeysWith: { first, _ in first })),
             inputs: sources)
@@ -258,7 +258,7 @@ package enum Builder {
             // rendered again when that leaves one out.
             func render(listing paths: [String]) -> [(path: String, data: Data)] {
                 bundleTemplates.render(
-                    BundleTemplateContext(project, needs: needs, sources: sources, sourceDate: isoDate(mtime, time: true),
+                    BundleTemplateContext(project, needs: needs, sources: sources, sourceDate: ArchiveTimes.iso8601(mtime, time: true),
                                           made: made.flatMap { HandoverRow.rows($0.handover, sizes: sizes) }, rendered: paths))
             }
             let all = bundleTemplates.templates.map(\.path)
@@ -270,11 +270,11 @@ package enum Builder {
         return try Bag.assemble(top: config.stem, payload: payload, streams: streams, madeLast: pages, info: [
             ("BagIt-Profile-Identifier", BagItProfile.mcpackBundleIdentifier),
             ("Bag-Software-Agent", "mcpack \(MCPackVersion.current)"),
-            ("Bagging-Date", isoDate(mtime, time: false)),
+            ("Bagging-Date", ArchiveTimes.iso8601(mtime, time: false)),
             ("Bundle-Name", config.name),
             ("Bundle-Version", config.version.text),
             ("External-Description", config.title),
-            ("Source-Date", isoDate(mtime, time: true)),
+            ("Source-Date", ArchiveTimes.iso8601(mtime, time: true)),
         ], tags: [(BagItProfile.tagFileName, JSON.encode(BagItProfile.mcpackBundle))])
     }
 
@@ -456,11 +456,6 @@ package enum Builder {
         }
         if let date = project.config.sourceDate { return Int(date.timeIntervalSince1970) }
         return defaultSourceDate
-    }
-
-    /// In UTC, `2026-11-28T21:03:37Z` or `2026-11-28`.
-    static func isoDate(_ seconds: Int, time: Bool) -> String {
-        ArchiveTimes.iso8601(seconds, time: time)
     }
 
     static func display(_ url: URL) -> String {

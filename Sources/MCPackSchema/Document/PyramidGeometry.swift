@@ -63,11 +63,24 @@ public struct PyramidGeometry: Sendable, Equatable, Hashable {
                     height: min((row + 1) * tileHeight + overlap, levelHeight) - y)
     }
 
+    /// Each level's columns and rows, made once for many look-ups.
+    public var grid: TileGrid { TileGrid(levels: (0...maxLevel).map(tiles(ofLevel:))) }
+
     public var totalTiles: Int {
         (0...maxLevel).reduce(0) { total, level in
             let tiles = tiles(ofLevel: level)
             return total + tiles.columns * tiles.rows
         }
+    }
+}
+
+/// A pyramid's columns and rows at each level, level 0 first.
+public struct TileGrid: Sendable {
+    public let levels: [(columns: Int, rows: Int)]
+
+    /// Whether the pyramid has a tile at (level, column, row).
+    public func contains(level: Int, column: Int, row: Int) -> Bool {
+        levels.indices.contains(level) && (0..<levels[level].columns).contains(column) && (0..<levels[level].rows).contains(row)
     }
 }
 

@@ -16,11 +16,11 @@ import Testing
         for seconds in [315_532_800, 951_782_399, 1_709_251_199, 1_764_355_417, Builder.defaultSourceDate, 4_102_444_800] {
             let date = Date(timeIntervalSince1970: TimeInterval(seconds))
             formatter.formatOptions = [.withInternetDateTime]
-            #expect(Builder.isoDate(seconds, time: true) == formatter.string(from: date))
+            #expect(ArchiveTimes.iso8601(seconds, time: true) == formatter.string(from: date))
             formatter.formatOptions = [.withFullDate]
-            #expect(Builder.isoDate(seconds, time: false) == formatter.string(from: date))
+            #expect(ArchiveTimes.iso8601(seconds, time: false) == formatter.string(from: date))
         }
-        #expect(Builder.isoDate(1_709_251_199, time: true) == "2024-02-29T23:59:59Z")
+        #expect(ArchiveTimes.iso8601(1_709_251_199, time: true) == "2024-02-29T23:59:59Z")
     }
 
     /// bundle.toml's source_date as Foundation's Gregorian calendar reads
