@@ -1,9 +1,18 @@
+#ifdef __linux__
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#endif
 #include "mcvips.h"
 #include <stdlib.h>
 #ifdef __GLIBC__
 #include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
+#endif
+#ifdef __linux__
+#include <link.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 /* A VIPSHOME with no vips-modules folder under it. */
@@ -72,6 +81,51 @@ void mcvips_fix_mmap_threshold(size_t block) {
     pthread_mutex_unlock(&mmap_threshold_lock);
 #else
     (void) block;
+#endif
+}
+
+#ifdef __linux__
+static int unmap_code(struct dl_phdr_info *info, size_t size, void *data) {
+    (void) size; (void) data;
+    uintptr_t page = (uintptr_t) sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        /* Code and what is read with it, never written (not the data the
+         * loader relocated, whose pages are the process's own copies). */
+        if (segment->p_type != PT_LOAD || (segment->p_flags & PF_W) || !(segment->p_flags & PF_X)) continue;
+        uintptr_t start = (info->dlpi_addr + segment->p_vaddr + page - 1) & ~(page - 1);
+        uintptr_t end = (info->dlpi_addr + segment->p_vaddr + segment->p_memsz) & ~(page - 1);
+        if (end > start) madvise((void *) start, end - start, MADV_DONTNEED);
+    }
+    return 1; /* the program is listed first; its libraries are left mapped */
+}
+
+/* Whether a debugger (or any tracer) is attached: it writes its
+ * breakpoints into the code's pages, and unmapping them would drop them. */
+static int traced(void) {
+    FILE *status = fopen("/proc/self/status", "r");
+    if (!status) return 1;
+    char line[256];
+    int tracer = 1;
+    while (fgets(line, sizeof line, status))
+        if (sscanf(line, "TracerPid: %d", &tracer) == 1) break;
+    fclose(status);
+    return tracer != 0;
+}
+#endif
+
+void mcvips_unmap_program_code(void) {
+#ifdef __linux__
+    /* What ran before a tiling (the loader's relocation tables, start-up,
+     * reading the inputs) stays mapped to the end, and with each page the
+     * kernel mapped the 64 KiB around it: most of the program's resident
+     * code at a build's peak, of which the tiling runs a small part
+     * (docs/ARCHITECTURE.md, "Where a cold build's memory goes"). Unmapped
+     * as the tiling starts, the pages it runs come back from the page
+     * cache, which keeps them all: the kernel does the same to clean pages
+     * under memory pressure, so this can lose nothing. Only the program's own code is unmapped,
+     * never a page anything wrote, and not under a debugger. */
+    if (!traced()) dl_iterate_phdr(unmap_code, NULL);
 #endif
 }
 

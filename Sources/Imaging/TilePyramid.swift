@@ -91,6 +91,9 @@ public enum TilePyramid {
         // included, 8-bit, up to four bands) and encoded bytes in the heap.
         let side = settings.tileSize + 2 * settings.overlap
         mcvips_fix_mmap_threshold(side * side * 4)
+        // The tiling is the peak: the code that ran before it need not be
+        // held through it.
+        mcvips_unmap_program_code()
         call.enumeration("layout", settings.layout == .iiif3 ? VIPS_FOREIGN_DZ_LAYOUT_IIIF3 : VIPS_FOREIGN_DZ_LAYOUT_DZ)
             .int("tile_size", settings.tileSize).int("overlap", settings.overlap)
             .enumeration("depth", VIPS_FOREIGN_DZ_DEPTH_ONEPIXEL).string("suffix", settings.saveSuffix)

@@ -28,6 +28,10 @@ void mcvips_bound_malloc_arenas(int arenas);
 /// glibc.
 void mcvips_fix_mmap_threshold(size_t block);
 
+/// Unmaps the program's own code pages (Linux; a no-op elsewhere): those a
+/// tiling runs fault back in from the page cache.
+void mcvips_unmap_program_code(void);
+
 /// Opens an image file lazily (header only until pixels are needed), with
 /// `access` (a VipsAccess) and `fail_on` (a VipsFailOn).
 VipsImage *mcvips_image_new_from_file(const char *path, int access, int fail_on);
