@@ -66,6 +66,66 @@ public enum FileSystem {
         return files.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
+    /// What a folder holds besides folders, as lstat(2) tells it: a link is
+    /// a link, never followed.
+    public struct Entry: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable { case regular, symbolicLink, other }
+        /// Relative to the folder listed.
+        public let path: String
+        public let kind: Kind
+        /// In bytes; 0 but for a regular file.
+        public let size: Int64
+
+        /// As lstat(2) found it; nil for a folder.
+        init?(_ path: String, _ info: stat) {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: return nil
+            case S_IFREG: (self.path, kind, size) = (path, .regular, Int64(info.st_size))
+            case S_IFLNK: (self.path, kind, size) = (path, .symbolicLink, 0)
+            default: (self.path, kind, size) = (path, .other, 0)
+            }
+        }
+    }
+
+    /// Every entry under `root` but its folders, relative, in no order;
+    /// folders are walked into, links never. A folder that cannot be
+    /// listed is passed over, its files with it. Not FileManager's
+    /// enumerator and attributes, which on Linux took half a second for the
+    /// 17,000 files of a 34,000 px bag (an account name looked up for each
+    /// file's owner): readdir's types, and an lstat of each entry that is
+    /// not a folder.
+    public static func entries(under root: String) -> [Entry] {
+        var entries: [Entry] = []
+        func walk(_ relative: String) {
+            guard let folder = opendir(relative.isEmpty ? root : root + "/" + relative) else { return }
+            defer { closedir(folder) }
+            while let record = readdir(folder) {
+                let name = withUnsafePointer(to: &record.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: record.pointee.d_name)) { String(cString: $0) }
+                }
+                if name == "." || name == ".." { continue }
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                if record.pointee.d_type == UInt8(DT_DIR) {
+                    walk(child)
+                } else if fstatat(dirfd(folder), name, &info, AT_SYMLINK_NOFOLLOW) == 0 {
+                    // Asked of the folder, not by the path from the root:
+                    // the kernel looks up one name, not every folder's.
+                    if let found = Entry(child, info) { entries.append(found) } else { walk(child) }
+                }
+            }
+        }
+        walk("")
+        return entries
+    }
+
+    /// The entry at `relative` under `root`; nil for a folder or nothing.
+    public static func entry(_ relative: String, under root: String) -> Entry? {
+        var info = stat()
+        guard lstat(root + "/" + relative, &info) == 0 else { return nil }
+        return Entry(relative, info)
+    }
+
     /// Removes one file (not a folder), or throws saying why not.
     public static func removeFile(_ path: String) throws {
         guard unlink(path) == 0 else { throw FileError(path: path, message: "cannot remove: \(lastSystemMessage())") }

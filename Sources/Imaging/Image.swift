@@ -200,7 +200,7 @@ public let colourLibraryVersion: String = {
 }()
 
 /// Keeps the process's memory bounded while libvips's worker threads run:
-/// call once, first thing in `main`, before any thread starts.
+/// call once, in `main`, before any other thread starts.
 public func boundMemoryForWorkerThreads() {
     mcvips_bound_malloc_arenas(1)
 }

@@ -808,28 +808,27 @@ package final class BagReader {
     private func listFolder() throws {
         let base = folderBase
         var listed: [(String, Int64)] = []
-        func look(_ relative: String, listing: Bool) throws {
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: base + "/" + relative),
-                  let type = attributes[.type] as? FileAttributeType else { return }
-            if type == .typeDirectory { return }
-            if type == .typeSymbolicLink {
+        func look(_ entry: FileSystem.Entry, listing: Bool) throws {
+            let relative = entry.path
+            switch entry.kind {
+            case .symbolicLink:
                 try report(Issue(kind: .link, path: relative, message: "a symbolic link; a bag holds regular files only"))
-                return
-            }
-            if type != .typeRegular {
+            case .other:
                 try report(Issue(kind: .special, path: relative, message: "a device, FIFO or socket; a bag holds regular files only"))
-                return
+            case .regular:
+                if listing && relative.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                    try report(Issue(kind: .unsafeName(.controlCharacters), path: relative, message: BagPath.Unsafe.controlCharacters.message))
+                } else {
+                    listed.append((relative, entry.size))
+                }
             }
-            if listing && relative.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-                try report(Issue(kind: .unsafeName(.controlCharacters), path: relative, message: BagPath.Unsafe.controlCharacters.message))
-                return
-            }
-            listed.append((relative, Int64(attributes[.size] as? Int ?? 0)))
         }
         if let only {
-            for relative in only where BagPath.isPlain(relative) { try look(relative, listing: false) }
-        } else if let enumerator = FileManager.default.enumerator(atPath: base) {
-            for case let relative as String in enumerator { try look(relative, listing: true) }
+            for relative in only where BagPath.isPlain(relative) {
+                if let entry = FileSystem.entry(relative, under: base) { try look(entry, listing: false) }
+            }
+        } else {
+            for entry in FileSystem.entries(under: base) { try look(entry, listing: true) }
         }
         if listed.count > limits.maxEntries {
             try stop(Issue(kind: .tooManyEntries, path: URL(fileURLWithPath: path).lastPathComponent, message: "more than \(limits.maxEntries) files (see --max-entries)"),

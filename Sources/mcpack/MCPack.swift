@@ -26,6 +26,7 @@ enum Main {
         MCPackProcess.prepare()
         do {
             var command = try MCPack.parseAsRoot()
+            if command is Build { MCPackProcess.prepareToTile() }
             if var asynchronous = command as? AsyncParsableCommand {
                 try await asynchronous.run()
             } else {

@@ -1,5 +1,10 @@
 import FileIO
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 
 /// The POSIX file work behind `FileIO`, without the kit.
@@ -142,6 +147,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("a.txt")))
         let error = #expect(throws: FileError.self) { try FileSystem.removeFile(folder.path("a.txt")) }
         #expect(error?.message.hasPrefix("cannot remove") == true)
+    }
+
+    @Test func entriesAreWhatLstatSays() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for (name, size) in [("a.txt", 3), ("b/c/d.bin", 1000), ("é.txt", 0)] {
+            let url = folder.url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(repeating: 7, count: size).write(to: url)
+        }
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("to-file"), withDestinationPath: "a.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("b/to-folder"), withDestinationPath: "..")
+        #expect(mkfifo(folder.path("pipe"), 0o600) == 0)
+
+        func described(_ entry: FileSystem.Entry?) -> String? { entry.map { "\($0.path) \($0.kind) \($0.size)" } }
+        #expect(FileSystem.entries(under: folder.url.path).compactMap(described).sorted() == [
+            "a.txt regular 3", "b/c/d.bin regular 1000", "b/to-folder symbolicLink 0", "pipe other 0", "to-file symbolicLink 0", "é.txt regular 0",
+        ])
+        #expect(described(FileSystem.entry("b/c/d.bin", under: folder.url.path)) == "b/c/d.bin regular 1000")
+        #expect(FileSystem.entry("b", under: folder.url.path) == nil)
+        #expect(FileSystem.entry("missing", under: folder.url.path) == nil)
+        #expect(FileSystem.entries(under: folder.path("missing")).isEmpty)
     }
 
     @Test func aSilentAgentTimesOutNamingItsSocket() throws {

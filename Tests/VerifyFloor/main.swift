@@ -242,11 +242,10 @@ func floorOfTar(_ path: String, _ tally: Tally) {
 }
 
 func floorOfFolder(_ path: String, _ tally: Tally) {
-    var files: [String] = []
-    guard let walker = FileManager.default.enumerator(atPath: path) else { fail("cannot list \(path)") }
-    for case let relative as String in walker where (walker.fileAttributes?[.type] as? FileAttributeType) == .typeRegular {
-        files.append(path + "/" + relative)
-    }
+    // Listed as verify lists it (FileManager's enumerator and attributes
+    // took most of this floor's time).
+    let files = FileSystem.entries(under: path).filter { $0.kind == .regular }.map { path + "/" + $0.path }
+    if files.isEmpty { fail("no files under \(path)") }
     let batch = 64
     let listed = files
     spread((files.count + batch - 1) / batch) { item, buffer in
