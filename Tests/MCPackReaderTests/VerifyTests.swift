@@ -47,6 +47,18 @@ import Testing
         #expect(Set(problems.map { "\($0.kind) \($0.path)" }) == ["missing \(tilePath)", "extra data/Assets.xcassets/Categories/notes.txt", "extra data/extra/deeper/empty"])
     }
 
+    /// A link is a file the manifest does not list, never a folder walked
+    /// into: one to a folder above would make the walk endless.
+    @Test func linksAreExtraFilesNotFolders() async throws {
+        let fixture = try await ReaderFixture.deepZoom.value
+        let copy = try fixture.copy()
+        let manager = FileManager.default
+        try manager.createSymbolicLink(atPath: copy.appendingPathComponent("data/document/up").path, withDestinationPath: "..")
+        try manager.createSymbolicLink(atPath: copy.appendingPathComponent("data/to-clauses.json").path, withDestinationPath: "clauses.json")
+        let problems = try KioskBundle(folder: copy).verify()
+        #expect(Set(problems.map { "\($0.kind) \($0.path)" }) == ["extra data/document/up", "extra data/to-clauses.json"])
+    }
+
     @Test func aManifestEditedToMatchIsCaughtByTheTagManifest() async throws {
         let fixture = try await ReaderFixture.deepZoom.value
         let copy = try fixture.copy()
@@ -109,9 +121,14 @@ import Testing
         #expect(heard.calls.last.map { $0.done == $0.total } == true)
         #expect(heard.offMain)
 
+        // Cancelled in its own body, before the verify: cancelled from
+        // here, the task could finish a small bag's verify before the
+        // cancel came, on a busy machine.
         let started = Progress()
-        let task = Task { try await bundle.verify(progress: { started.add($0, $1) }) }
-        task.cancel()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await bundle.verify(progress: { started.add($0, $1) })
+        }
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(started.calls.count < heard.calls.count)
     }
