@@ -116,7 +116,9 @@ extension KioskBundle {
             let found = BatchProblems(count: batch.count)
             DispatchQueue.concurrentPerform(iterations: batch.count) { index in
                 let check = batch[index]
-                let url = folder.appendingPathComponent(check.path)
+                // Told it names a file: `appendingPathComponent` asks the
+                // file system whether it is a folder, a stat of every file.
+                let url = folder.appending(path: check.path, directoryHint: .notDirectory)
                 let present = PathBytes.hasPrefix(check.path, "data/") ? onDisk.files.contains(check.path) : FileManager.default.fileExists(atPath: url.path)
                 if !present {
                     found[index] = BundleProblem(kind: .missing, path: check.path, detail: "is listed in \(PathBytes.hasPrefix(check.path, "data/") ? Self.manifestPath : Self.tagManifestPath) but not in the bundle")
