@@ -42,11 +42,7 @@ public enum FileSystem {
             }
             defer { closedir(folder) }
             while let entry = readdir(folder) {
-                // Read in place: a record can be shorter than struct dirent.
-                let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { String(cString: $0) }
-                }
-                if name == "." || name == ".." { continue }
+                guard let name = name(of: entry) else { continue }
                 let child = relative.isEmpty ? name : relative + "/" + name
                 var type = entry.pointee.d_type
                 if type == UInt8(DT_UNKNOWN) {
@@ -100,10 +96,7 @@ public enum FileSystem {
             guard let folder = opendir(relative.isEmpty ? root : root + "/" + relative) else { return }
             defer { closedir(folder) }
             while let record = readdir(folder) {
-                let name = withUnsafePointer(to: &record.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: record.pointee.d_name)) { String(cString: $0) }
-                }
-                if name == "." || name == ".." { continue }
+                guard let name = name(of: record) else { continue }
                 let child = relative.isEmpty ? name : relative + "/" + name
                 var info = stat()
                 if record.pointee.d_type == UInt8(DT_DIR) {
@@ -124,6 +117,15 @@ public enum FileSystem {
         var info = stat()
         guard lstat(root + "/" + relative, &info) == 0 else { return nil }
         return Entry(relative, info)
+    }
+
+    /// A directory record's name; nil for "." and "..". Read in place: a
+    /// record can be shorter than struct dirent.
+    private static func name(of record: UnsafeMutablePointer<dirent>) -> String? {
+        let name = withUnsafePointer(to: &record.pointee.d_name) {
+            $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: record.pointee.d_name)) { String(cString: $0) }
+        }
+        return name == "." || name == ".." ? nil : name
     }
 
     /// Removes one file (not a folder), or throws saying why not.
