@@ -67,12 +67,12 @@ void mcvips_fix_mmap_threshold(size_t block) {
      * system when freed, while a tile's blocks (its pixels, its encoded
      * bytes: `block`) stay in the heap and are reused rather than mapped
      * and unmapped tile after tile. A tiling's peak is then lower, and
-     * varies far less from run to run. Fixed only by a process that tiles
-     * (`mcpack build` as it starts, so that what its inputs make before
-     * the tiling leaves no gaps in the heap; any other as a tiling
-     * starts): fixed in every process, verify of an unpacked bag mapped
-     * and unmapped a read buffer for every file, and took half as long
-     * again. Never lowered, nor past glibc's own ceiling (mallopt refuses
+     * varies far less from run to run. Fixed only in a process that
+     * capped its arenas, which only `mcpack build` does (as it starts, so
+     * that what its inputs make before the tiling leaves no gaps in the
+     * heap; raised as its tiling starts): fixed in every process, verify
+     * of an unpacked bag mapped and unmapped a read buffer for every file,
+     * and took half as long again. Never lowered, nor past glibc's own ceiling (mallopt refuses
      * it). */
     size_t threshold = block > 256 * 1024 ? block : 256 * 1024;
     pthread_mutex_lock(&mmap_threshold_lock);
