@@ -7,8 +7,10 @@ Runs COMMAND (its output to OUT.out, beside OUT.json) and reads /proc/PID/smaps_
 every 20 ms; at the highest Rss seen it splits it into anonymous memory
 (heap, thread stacks: what the program allocated) and file-backed pages
 (the code and read-only data of the program and its libraries, mapped from
-their files). The program's own file's resident pages, the most seen in a
-full reading of smaps once a second, are counted among the latter. GNU
+their files). The program's own file's resident pages, from the full
+reading of smaps (once a second) whose total was the highest, are counted
+among the latter: not the most seen in any reading, since a build unmaps
+the code it ran before its tiling, the peak. GNU
 time's maximum resident set size is the same total, but cannot say which
 part grew. A sample can miss the very top by a few MB; the split, not the
 total, is what this is for. Exits with COMMAND's status.
@@ -59,6 +61,7 @@ def main():
     # under GNU time. So the totals come from smaps_rollup, and the
     # program's own pages from a full reading at most once a second.
     last_full = 0.0
+    highest_full = 0
     while child.poll() is None:
         try:
             rollup = open(f"/proc/{child.pid}/smaps_rollup").read()
@@ -68,10 +71,9 @@ def main():
             if time.monotonic() - last_full >= 1.0:
                 last_full = time.monotonic()
                 found = split(child.pid, open(f"/proc/{child.pid}/smaps").read())
-                # A process at its exit unmaps as it goes: a reading short
-                # of the total just seen is of one tearing down.
-                if found["rss"] >= 0.95 * rss:
-                    peak["own_file"] = max(peak["own_file"], found["own_file"])
+                if found["rss"] > highest_full:
+                    highest_full = found["rss"]
+                    peak["own_file"] = found["own_file"]
         except (OSError, ValueError):
             pass  # not started yet, or just ended
         time.sleep(0.02)
