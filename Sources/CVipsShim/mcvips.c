@@ -68,9 +68,9 @@ void mcvips_fix_mmap_threshold(size_t block) {
      * bytes: `block`) stay in the heap and are reused rather than mapped
      * and unmapped tile after tile. A tiling's peak is then lower, and
      * varies far less from run to run. Fixed only in a process that
-     * capped its arenas, which only `mcpack build` does (as it starts, so
-     * that what its inputs make before the tiling leaves no gaps in the
-     * heap; raised as its tiling starts): fixed in every process, verify
+     * capped its arenas, which only `mcpack build` and `mcpack preview` do
+     * (build as it starts, so that what its inputs make before the tiling
+     * leaves no gaps in the heap; raised as a tiling starts): fixed in every process, verify
      * of an unpacked bag mapped and unmapped a read buffer for every file,
      * and took half as long again. Never lowered, nor past glibc's own ceiling (mallopt refuses
      * it). */
@@ -85,8 +85,23 @@ void mcvips_fix_mmap_threshold(size_t block) {
 }
 
 #ifdef __linux__
+/* Whether the loader wrote into the program's code (text relocations):
+ * those pages are then the process's own copies, which unmapping would
+ * throw away. */
+static int code_relocated(struct dl_phdr_info *info) {
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type != PT_DYNAMIC) continue;
+        for (const ElfW(Dyn) *entry = (const ElfW(Dyn) *) (info->dlpi_addr + info->dlpi_phdr[i].p_vaddr); entry->d_tag != DT_NULL; entry++) {
+            if (entry->d_tag == DT_TEXTREL) return 1;
+            if (entry->d_tag == DT_FLAGS && (entry->d_un.d_val & DF_TEXTREL)) return 1;
+        }
+    }
+    return 0;
+}
+
 static int unmap_code(struct dl_phdr_info *info, size_t size, void *data) {
     (void) size; (void) data;
+    if (code_relocated(info)) return 1;
     uintptr_t page = (uintptr_t) sysconf(_SC_PAGESIZE);
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
@@ -101,7 +116,9 @@ static int unmap_code(struct dl_phdr_info *info, size_t size, void *data) {
 }
 
 /* Whether a debugger (or any tracer) is attached: it writes its
- * breakpoints into the code's pages, and unmapping them would drop them. */
+ * breakpoints into the code's pages, and unmapping them would drop them.
+ * (A uprobe, which perf probe and bpftrace set, is written so too and
+ * names no tracer: one set in code that ran before a tiling is lost.) */
 static int traced(void) {
     FILE *status = fopen("/proc/self/status", "r");
     if (!status) return 1;
@@ -122,9 +139,10 @@ void mcvips_unmap_program_code(void) {
      * code at a build's peak, of which the tiling runs a small part
      * (docs/ARCHITECTURE.md, "Where a cold build's memory goes"). Unmapped
      * as the tiling starts, the pages it runs come back from the page
-     * cache, which keeps them all: the kernel does the same to clean pages
-     * under memory pressure, so this can lose nothing. Only the program's own code is unmapped,
-     * never a page anything wrote, and not under a debugger. */
+     * cache, which keeps them all (the kernel unmaps clean pages so under
+     * memory pressure). Only the program's own code segment is
+     * unmapped, never written data, never code the loader relocated, and
+     * not under a debugger. */
     if (!traced()) dl_iterate_phdr(unmap_code, NULL);
 #endif
 }

@@ -58,6 +58,9 @@ extension KioskBundle {
     /// installed. Cancelling the calling task stops it between two files
     /// and throws `CancellationError`.
     public func verify(progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void) async throws -> [BundleProblem] {
+        // A task cancelled already does no work: the handler below passes
+        // a cancel on only once the detached task exists.
+        try Task.checkCancellation()
         let bundle = self
         // Detached, so the work never runs on the caller's actor whatever
         // the caller is isolated to; cancellation is passed on by hand.

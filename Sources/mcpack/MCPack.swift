@@ -26,7 +26,8 @@ enum Main {
         MCPackProcess.prepare()
         do {
             var command = try MCPack.parseAsRoot()
-            if command is Build { MCPackProcess.prepareToTile() }
+            // Preview builds its project first.
+            if command is Build || command is Preview { MCPackProcess.prepareToTile() }
             if var asynchronous = command as? AsyncParsableCommand {
                 try await asynchronous.run()
             } else {

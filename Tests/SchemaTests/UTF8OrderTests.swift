@@ -10,7 +10,7 @@ import Testing
         "", "a", "B", "b", "ab", "a/b", "a-b", "a0", "data/m_files/10/0_0.jpeg", "data/m_files/9/0_0.jpeg",
         "data/m_files/10/10_0.jpeg", "data/m_files/10/1_0.jpeg", "é", "e\u{301}", "z", "Ω", "😀", "ﬁ",
         String(repeating: "x", count: 40) + "a", String(repeating: "x", count: 40) + "b", String(repeating: "x", count: 41),
-        NSString(string: "data/ä.txt") as String, "data/a\u{308}.txt", "tag\u{0}nul",
+        NSString(utf8String: "data/ä.txt")! as String, "data/a\u{308}.txt", "tag\u{0}nul",
     ]
 
     @Test func namesSortByTheirBytes() {

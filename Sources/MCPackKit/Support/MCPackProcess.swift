@@ -14,7 +14,8 @@ package enum MCPackProcess {
         ArchiveNames.useUTF8()
     }
 
-    /// For a process that tiles (`mcpack build`): the memory budget of a
+    /// For a process that tiles (`mcpack build`, and `mcpack preview` of a
+    /// project, which builds it): the memory budget of a
     /// 34,000 px build holds only with glibc's malloc arenas capped (see
     /// Imaging). Call in `main`, on the main thread, before any await:
     /// glibc reads the cap once, when a second thread first allocates, and
