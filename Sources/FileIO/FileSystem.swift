@@ -65,12 +65,21 @@ public enum FileSystem {
     /// What a folder holds besides folders, as lstat(2) tells it: a link is
     /// a link, never followed.
     public struct Entry: Sendable, Equatable {
-        public enum Kind: Sendable, Equatable { case regular, symbolicLink, other }
+        public enum Kind: Sendable, Equatable {
+            case regular, symbolicLink, other
+            /// A name that is not UTF-8, whatever it names: `path` shows
+            /// its other bytes as \xNN, and nothing under it is listed.
+            case notUTF8
+        }
         /// Relative to the folder listed.
         public let path: String
         public let kind: Kind
         /// In bytes; 0 but for a regular file.
         public let size: Int64
+
+        init(path: String, kind: Kind, size: Int64) {
+            (self.path, self.kind, self.size) = (path, kind, size)
+        }
 
         /// As lstat(2) found it; nil for a folder.
         init?(_ path: String, _ info: stat) {
@@ -98,6 +107,10 @@ public enum FileSystem {
             while let record = readdir(folder) {
                 guard let name = name(of: record) else { continue }
                 let child = relative.isEmpty ? name : relative + "/" + name
+                if let shown = undecodable(record, read: name) {
+                    entries.append(Entry(path: relative.isEmpty ? shown : relative + "/" + shown, kind: .notUTF8, size: 0))
+                    continue
+                }
                 var info = stat()
                 if record.pointee.d_type == UInt8(DT_DIR) {
                     walk(child)
@@ -126,6 +139,19 @@ public enum FileSystem {
             $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: record.pointee.d_name)) { String(cString: $0) }
         }
         return name == "." || name == ".." ? nil : name
+    }
+
+    /// A record's name shown with its bytes that are not printable ASCII
+    /// as \xNN, when it is not UTF-8: `read`, its name as `name(of:)`
+    /// repaired it, names nothing. Nil when it is UTF-8.
+    private static func undecodable(_ record: UnsafeMutablePointer<dirent>, read: String) -> String? {
+        withUnsafePointer(to: &record.pointee.d_name) {
+            $0.withMemoryRebound(to: UInt8.self, capacity: MemoryLayout.size(ofValue: record.pointee.d_name)) { start in
+                let bytes = UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)))
+                guard !read.utf8.elementsEqual(bytes) else { return nil }
+                return bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
+            }
+        }
     }
 
     /// Removes one file (not a folder), or throws saying why not.

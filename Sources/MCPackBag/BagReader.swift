@@ -815,6 +815,8 @@ package final class BagReader {
                 try report(Issue(kind: .link, path: relative, message: "a symbolic link; a bag holds regular files only"))
             case .other:
                 try report(Issue(kind: .special, path: relative, message: "a device, FIFO or socket; a bag holds regular files only"))
+            case .notUTF8:
+                try report(Issue(kind: .notUTF8, path: relative, message: "the name is not valid UTF-8"))
             case .regular:
                 if listing && relative.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
                     try report(Issue(kind: .unsafeName(.controlCharacters), path: relative, message: BagPath.Unsafe.controlCharacters.message))

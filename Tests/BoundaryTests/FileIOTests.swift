@@ -161,10 +161,20 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: folder.path("to-file"), withDestinationPath: "a.txt")
         try FileManager.default.createSymbolicLink(atPath: folder.path("b/to-folder"), withDestinationPath: "..")
         #expect(mkfifo(folder.path("pipe"), 0o600) == 0)
+        // Names that are not UTF-8: a file, and a folder not walked into.
+        for name: [UInt8] in [[0x62, 0x61, 0x64, 0xFF], [0x64, 0x69, 0x72, 0xC3]] {
+            let path = Array(folder.url.path.utf8) + [0x2F] + name
+            let made = path.withUnsafeBufferPointer { bytes in
+                (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { name == [0x62, 0x61, 0x64, 0xFF] ? open($0.baseAddress!, O_CREAT | O_WRONLY, 0o600) : mkdir($0.baseAddress!, 0o700) }
+            }
+            #expect(made >= 0)
+            if name == [0x62, 0x61, 0x64, 0xFF] { close(made) }
+        }
 
         func described(_ entry: FileSystem.Entry?) -> String? { entry.map { "\($0.path) \($0.kind) \($0.size)" } }
         #expect(FileSystem.entries(under: folder.url.path).compactMap(described).sorted() == [
-            "a.txt regular 3", "b/c/d.bin regular 1000", "b/to-folder symbolicLink 0", "pipe other 0", "to-file symbolicLink 0", "é.txt regular 0",
+            "a.txt regular 3", "b/c/d.bin regular 1000", "b/to-folder symbolicLink 0", "bad\\xFF notUTF8 0", "dir\\xC3 notUTF8 0", "pipe other 0",
+            "to-file symbolicLink 0", "é.txt regular 0",
         ])
         #expect(described(FileSystem.entry("b/c/d.bin", under: folder.url.path)) == "b/c/d.bin regular 1000")
         #expect(FileSystem.entry("b", under: folder.url.path) == nil)

@@ -1,5 +1,10 @@
 import Archiving
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Hashing
 @testable import MCPackBag
 @testable import MCPackKit
@@ -83,6 +88,26 @@ import Testing
             #expect(reader.issues.first?.rule == "unsafe-entry")
             #expect(reader.issues.first?.message == "a symbolic link; a bag holds regular files only")
         }
+    }
+
+    /// A folder's file whose name is not UTF-8 is named, its other bytes
+    /// as \xNN, not passed over: no manifest can list it.
+    @Test func aFolderNameThatIsNotUTF8IsReported() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bag = folder.appendingPathComponent("t")
+        try FileManager.default.createDirectory(at: bag.appendingPathComponent("data"), withIntermediateDirectories: true)
+        try Self.x.write(to: bag.appendingPathComponent("bagit.txt"))
+        // Made by its bytes: Foundation would make its paths UTF-8.
+        let name = (Array(bag.appendingPathComponent("data").path.utf8) + [0x2F, 0x78, 0xFE]).map { CChar(bitPattern: $0) } + [0]
+        let made = open(name, O_CREAT | O_WRONLY, 0o600)
+        #expect(made >= 0)
+        close(made)
+        let (files, reader) = try Self.readAll(bag.path)
+        #expect(files.map(\.entry.path) == ["bagit.txt"])
+        #expect(reader.issues.map(\.kind) == [.notUTF8])
+        #expect(reader.issues.first?.path == "data/x\\xFE")
+        #expect(reader.issues.first?.message == "the name is not valid UTF-8")
     }
 
     /// The second of two equal names is not handed over; a name differing
