@@ -71,13 +71,20 @@ import Testing
         #expect(reader.complete)
     }
 
-    /// A link is never followed nor handed over, in a tar or in a folder.
-    @Test func symbolicLinksAreReportedNotHandedOver() throws {
-        let folder = try Self.scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// A scratch folder holding the bag folder t with its bagit.txt and an
+    /// empty data/; the caller removes the scratch folder.
+    static func bagFolder() throws -> (folder: URL, bag: URL) {
+        let folder = try scratch()
         let bag = folder.appendingPathComponent("t")
         try FileManager.default.createDirectory(at: bag.appendingPathComponent("data"), withIntermediateDirectories: true)
-        try Self.x.write(to: bag.appendingPathComponent("bagit.txt"))
+        try x.write(to: bag.appendingPathComponent("bagit.txt"))
+        return (folder, bag)
+    }
+
+    /// A link is never followed nor handed over, in a tar or in a folder.
+    @Test func symbolicLinksAreReportedNotHandedOver() throws {
+        let (folder, bag) = try Self.bagFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createSymbolicLink(atPath: bag.appendingPathComponent("data/link").path, withDestinationPath: "/etc/passwd")
         let made = try MCPackBinary.tool("tar", ["-czf", "t.tar.gz", "t"], in: folder)
         #expect(made.status == 0, "\(made.stderr)")
@@ -93,11 +100,8 @@ import Testing
     /// A folder's file whose name is not UTF-8 is named, its other bytes
     /// as \xNN, not passed over: no manifest can list it.
     @Test func aFolderNameThatIsNotUTF8IsReported() throws {
-        let folder = try Self.scratch()
+        let (folder, bag) = try Self.bagFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let bag = folder.appendingPathComponent("t")
-        try FileManager.default.createDirectory(at: bag.appendingPathComponent("data"), withIntermediateDirectories: true)
-        try Self.x.write(to: bag.appendingPathComponent("bagit.txt"))
         // Made by its bytes: Foundation would make its paths UTF-8.
         let name = (Array(bag.appendingPathComponent("data").path.utf8) + [0x2F, 0x78, 0xFE]).map { CChar(bitPattern: $0) } + [0]
         let made = open(name, O_CREAT | O_WRONLY, 0o600)
