@@ -68,12 +68,12 @@ void mcvips_fix_mmap_threshold(size_t block) {
      * bytes: `block`) stay in the heap and are reused rather than mapped
      * and unmapped tile after tile. A tiling's peak is then lower, and
      * varies far less from run to run. Fixed only in a process that
-     * capped its arenas, which only `mcpack build` and `mcpack preview` do
-     * (build as it starts, so that what its inputs make before the tiling
-     * leaves no gaps in the heap; raised as a tiling starts): fixed in every process, verify
-     * of an unpacked bag mapped and unmapped a read buffer for every file,
-     * and took half as long again. Never lowered, nor past glibc's own ceiling (mallopt refuses
-     * it). */
+     * capped its arenas (`mcpack build`, `mcpack preview`, `mcpack diff`):
+     * by a build as it starts, so that what its inputs make before the
+     * tiling leaves no gaps in the heap, and raised as a tiling starts.
+     * Fixed in every process, verify of an unpacked bag mapped and
+     * unmapped a read buffer for every file, and took half as long again.
+     * Never lowered, nor past glibc's own ceiling (mallopt refuses it). */
     size_t threshold = block > 256 * 1024 ? block : 256 * 1024;
     pthread_mutex_lock(&mmap_threshold_lock);
     if (malloc_bounded && threshold > mmap_threshold_set && threshold <= INT_MAX && mallopt(M_MMAP_THRESHOLD, (int) threshold))

@@ -26,8 +26,10 @@ enum Main {
         MCPackProcess.prepare()
         do {
             var command = try MCPack.parseAsRoot()
-            // Preview builds its project first.
-            if command is Build || command is Preview { MCPackProcess.prepareToTile() }
+            // The commands whose work is libvips's workers making or decoding
+            // pictures: a build, a preview (which builds its project first),
+            // a diff (which decodes the changed tiles).
+            if command is Build || command is Preview || command is Diff { MCPackProcess.prepareForPictureWork() }
             if var asynchronous = command as? AsyncParsableCommand {
                 try await asynchronous.run()
             } else {

@@ -14,16 +14,18 @@ package enum MCPackProcess {
         ArchiveNames.useUTF8()
     }
 
-    /// For a process that tiles (`mcpack build`, and `mcpack preview` of a
-    /// project, which builds it): the memory budget of a
-    /// 34,000 px build holds only with glibc's malloc arenas capped (see
-    /// Imaging). Call in `main`, on the main thread, before any await:
-    /// glibc reads the cap once, when a second thread first allocates, and
-    /// an await may resume on another thread. Not in every process: the
-    /// threads that hash an unpacked bag for verify, each allocating its
-    /// files' buffers, waited on the one arena's lock, and the verify took
-    /// a quarter longer.
-    package static func prepareToTile() {
+    /// For a process whose work is libvips's workers making or decoding
+    /// pictures (`mcpack build`, `mcpack preview` of a project, which
+    /// builds it, and `mcpack diff`, which decodes the changed tiles): the
+    /// memory budget of a 34,000 px build holds only with glibc's malloc
+    /// arenas capped (see Imaging), and `diff --html` of two such bundles
+    /// peaked 18 MB higher without the cap, in about the same time. Call
+    /// in `main`, on the main thread, before any await: glibc reads the cap
+    /// once, when a second thread first allocates, and an await may resume
+    /// on another thread. Not in every process: the threads that hash an unpacked bag
+    /// for verify, each allocating its files' buffers, waited on the one
+    /// arena's lock, and the verify took a quarter longer.
+    package static func prepareForPictureWork() {
         boundMemoryForWorkerThreads()
     }
 }
