@@ -76,19 +76,15 @@ public enum FileSystem {
         public let kind: Kind
         /// In bytes; 0 but for a regular file.
         public let size: Int64
+    }
 
-        init(path: String, kind: Kind, size: Int64) {
-            (self.path, self.kind, self.size) = (path, kind, size)
-        }
-
-        /// As lstat(2) found it; nil for a folder.
-        init?(_ path: String, _ info: stat) {
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR: return nil
-            case S_IFREG: (self.path, kind, size) = (path, .regular, Int64(info.st_size))
-            case S_IFLNK: (self.path, kind, size) = (path, .symbolicLink, 0)
-            default: (self.path, kind, size) = (path, .other, 0)
-            }
+    /// As lstat(2) found `path`; nil for a folder.
+    private static func entry(_ path: String, _ info: stat) -> Entry? {
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return nil
+        case S_IFREG: return Entry(path: path, kind: .regular, size: Int64(info.st_size))
+        case S_IFLNK: return Entry(path: path, kind: .symbolicLink, size: 0)
+        default: return Entry(path: path, kind: .other, size: 0)
         }
     }
 
@@ -117,7 +113,7 @@ public enum FileSystem {
                 } else if fstatat(dirfd(folder), name, &info, AT_SYMLINK_NOFOLLOW) == 0 {
                     // Asked of the folder, not by the path from the root:
                     // the kernel looks up one name, not every folder's.
-                    if let found = Entry(child, info) { entries.append(found) } else { walk(child) }
+                    if let found = entry(child, info) { entries.append(found) } else { walk(child) }
                 }
             }
         }
@@ -129,7 +125,7 @@ public enum FileSystem {
     public static func entry(_ relative: String, under root: String) -> Entry? {
         var info = stat()
         guard lstat(root + "/" + relative, &info) == 0 else { return nil }
-        return Entry(relative, info)
+        return entry(relative, info)
     }
 
     /// A directory record's name; nil for "." and "..". Read in place: a

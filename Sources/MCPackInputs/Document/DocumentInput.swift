@@ -275,28 +275,6 @@ package enum DocumentInput: BundleInput {
     }
 
 
-    /// Every file of the pyramid `layout` describes, relative to data/: the
-    /// descriptor and each tile (and for IIIF, each full image it lists), in
-    /// the order the archive holds them. A Deep Zoom pyramid's is the order
-    /// dzsave makes them in, row by row (a stream of them holds back only
-    /// the tiles of a row that dzsave's workers finish out of turn,
-    /// `PyramidStream`): by the full-size row whose saving sets each row
-    /// off, the finer level first where they tie, each row's tiles left to
-    /// right, the descriptor last. A IIIF one's is byte order.
-    package static func pyramidPaths(_ layout: PyramidLayout) -> [String] {
-        PyramidOrder(layout).paths
-    }
-
-    /// A IIIF pyramid's files, in byte order.
-    static func iiifPaths(_ layout: PyramidLayout) -> [String] {
-        let iiif = IIIFLayout(width: layout.width, height: layout.height, tileSize: layout.tileSize, ext: layout.tileExtension)
-        let folder = layout.tilesFolder
-        var paths = [layout.descriptorPath] + iiif.tiles.map { folder + $0.path }
-        paths.append(folder + iiif.fullMaxPath)
-        paths += (iiif.info(id: "").sizes ?? []).map { folder + iiif.fullPath($0) }
-        return paths.sorted { $0.precedesInUTF8Order($1) }
-    }
-
     /// Completes what dzsave wrote in `folder` into a IIIF level 0 service
     /// a validator passes: info.json with the absolute id, the full image
     /// at its largest offered size and at each listed size.

@@ -1,7 +1,13 @@
 import MCPackSchema
 
-/// A pyramid's files, relative to data/, in the order the archive holds
-/// them (`DocumentInput.pyramidPaths` says which order that is).
+/// Every file of a pyramid, relative to data/: the descriptor and each
+/// tile (and for IIIF, each full image it lists), in the order the archive
+/// holds them. A Deep Zoom pyramid's is the order dzsave makes them in,
+/// row by row (a stream of them holds back only the tiles of a row that
+/// dzsave's workers finish out of turn, `PyramidStream`): by the full-size
+/// row whose saving sets each row off, the finer level first where they
+/// tie, each row's tiles left to right, the descriptor last. A IIIF one's
+/// is byte order.
 ///
 /// A Deep Zoom pyramid's order is worked out from its rows: each path is
 /// made when asked for, and each file's place is read from the numbers in
@@ -26,7 +32,7 @@ package struct PyramidOrder: Sendable {
             let rows = DeepZoomRows(layout)
             self.init(storage: .deepZoom(rows), count: rows.tiles + 1)
         case .iiif3:
-            self.init(listing: DocumentInput.iiifPaths(layout))
+            self.init(listing: Self.iiifPaths(layout))
         }
     }
 
@@ -59,10 +65,20 @@ package struct PyramidOrder: Sendable {
 
     /// Every path, in order.
     package var paths: [String] { (0..<count).map(path(at:)) }
+
+    /// A IIIF pyramid's files, in byte order.
+    private static func iiifPaths(_ layout: PyramidLayout) -> [String] {
+        let iiif = IIIFLayout(width: layout.width, height: layout.height, tileSize: layout.tileSize, ext: layout.tileExtension)
+        let folder = layout.tilesFolder
+        var paths = [layout.descriptorPath] + iiif.tiles.map { folder + $0.path }
+        paths.append(folder + iiif.fullMaxPath)
+        paths += (iiif.info(id: "").sizes ?? []).map { folder + iiif.fullPath($0) }
+        return paths.sorted { $0.precedesInUTF8Order($1) }
+    }
 }
 
 /// A Deep Zoom pyramid's tile rows in the order dzsave saves them
-/// (`DocumentInput.pyramidPaths`), then its descriptor.
+/// (`PyramidOrder`), then its descriptor.
 private struct DeepZoomRows: Sendable {
     let layout: PyramidLayout
     /// Each row's level and number, in the order they are saved.

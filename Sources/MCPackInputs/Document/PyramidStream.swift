@@ -11,7 +11,7 @@ import Imaging
 /// on the way.
 ///
 /// dzsave's workers finish the tiles of a row in any order, so tiles are
-/// handed over in `order` (`DocumentInput.pyramidPaths`: each row
+/// handed over in `order` (`PyramidOrder`: each row
 /// after the rows above it, the rows of each smaller level as they
 /// complete), a tile that comes early held until its turn: a row or two at
 /// most, since that order follows the one dzsave makes them in. Should

@@ -106,7 +106,7 @@ import Testing
     /// full-size rows they need are done, the descriptor last.
     @Test func theOrderFollowsTheRows() {
         let layout = PyramidLayout(name: "m", kind: .deepZoom, width: 300, height: 200, tileSize: 100, overlap: 1, tileFormat: "jpeg")
-        let paths = DocumentInput.pyramidPaths(layout)
+        let paths = PyramidOrder(layout).paths
         #expect(paths.last == "document/m.dzi")
         #expect(Array(paths.prefix(4)) == ["document/m_files/9/0_0.jpeg", "document/m_files/9/1_0.jpeg", "document/m_files/9/2_0.jpeg",
                                            "document/m_files/9/0_1.jpeg"])
