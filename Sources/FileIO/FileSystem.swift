@@ -35,30 +35,17 @@ public enum FileSystem {
     /// second of a cold build.
     public static func regularFiles(under root: URL) throws -> [String] {
         var files: [String] = []
-        func walk(_ relative: String) throws {
-            let path = relative.isEmpty ? root.path : root.path + "/" + relative
-            guard let folder = opendir(path) else {
-                throw FileError(path: path, message: "cannot list: \(lastSystemMessage())")
+        try walk(root.path, cannotList: { throw FileError(path: $0, message: "cannot list: \(lastSystemMessage())") }) { prefix, name, record, folder in
+            var type = record.pointee.d_type
+            if type == UInt8(DT_UNKNOWN) {
+                // Some file systems do not say; ask.
+                var info = stat()
+                guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
+                type = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : 0
             }
-            defer { closedir(folder) }
-            while let entry = readdir(folder) {
-                guard let name = name(of: entry) else { continue }
-                let child = relative.isEmpty ? name : relative + "/" + name
-                var type = entry.pointee.d_type
-                if type == UInt8(DT_UNKNOWN) {
-                    // Some file systems do not say; ask.
-                    var info = stat()
-                    guard lstat(root.path + "/" + child, &info) == 0 else { continue }
-                    type = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : 0
-                }
-                if type == UInt8(DT_DIR) {
-                    try walk(child)
-                } else if type == UInt8(DT_REG) {
-                    files.append(child)
-                }
-            }
+            if type == UInt8(DT_REG) { files.append(prefix + name) }
+            return type == UInt8(DT_DIR)
         }
-        try walk("")
         return files.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
@@ -97,28 +84,43 @@ public enum FileSystem {
     /// not a folder.
     public static func entries(under root: String) -> [Entry] {
         var entries: [Entry] = []
-        func walk(_ relative: String) {
-            guard let folder = opendir(relative.isEmpty ? root : root + "/" + relative) else { return }
+        walk(root, cannotList: { _ in }) { prefix, name, record, folder in
+            if let shown = undecodable(record, read: name) {
+                entries.append(Entry(path: prefix + shown, kind: .notUTF8, size: 0))
+                return false
+            }
+            if record.pointee.d_type == UInt8(DT_DIR) { return true }
+            // Asked of the folder, not by the path from the root: the
+            // kernel looks up one name, not every folder's.
+            var info = stat()
+            guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
+            guard let found = entry(prefix + name, info) else { return true }
+            entries.append(found)
+            return false
+        }
+        return entries
+    }
+
+    /// Every record under `root` but "." and "..", folder by folder: `visit`
+    /// gets its folder's path from `root` ("" or ending in "/"), its name,
+    /// the record and its folder's descriptor, and says whether to walk
+    /// into it. A folder that cannot
+    /// be opened goes to `cannotList`, by its path.
+    private static func walk(_ root: String, cannotList: (String) throws -> Void,
+                             _ visit: (_ prefix: String, _ name: String, _ record: UnsafeMutablePointer<dirent>, _ folder: Int32) throws -> Bool) rethrows {
+        var pending = [""]
+        while let prefix = pending.popLast() {
+            let path = prefix.isEmpty ? root : root + "/" + prefix.dropLast()
+            guard let folder = opendir(path) else {
+                try cannotList(path)
+                continue
+            }
             defer { closedir(folder) }
             while let record = readdir(folder) {
                 guard let name = name(of: record) else { continue }
-                let child = relative.isEmpty ? name : relative + "/" + name
-                if let shown = undecodable(record, read: name) {
-                    entries.append(Entry(path: relative.isEmpty ? shown : relative + "/" + shown, kind: .notUTF8, size: 0))
-                    continue
-                }
-                var info = stat()
-                if record.pointee.d_type == UInt8(DT_DIR) {
-                    walk(child)
-                } else if fstatat(dirfd(folder), name, &info, AT_SYMLINK_NOFOLLOW) == 0 {
-                    // Asked of the folder, not by the path from the root:
-                    // the kernel looks up one name, not every folder's.
-                    if let found = entry(child, info) { entries.append(found) } else { walk(child) }
-                }
+                if try visit(prefix, name, record, dirfd(folder)) { pending.append(prefix + name + "/") }
             }
         }
-        walk("")
-        return entries
     }
 
     /// The entry at `relative` under `root`; nil for a folder or nothing.
