@@ -21,13 +21,21 @@ public enum FileChunks {
     /// Calls `body` with each chunk; returns the byte count.
     @discardableResult
     public static func read(_ path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
-        let fd = try openForReading(path)
-        defer { close(fd) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
+        return try read(path, through: buffer, body)
+    }
+
+    /// `read` through the caller's `buffer`, for one that reads many small
+    /// files in turn on a thread of its own.
+    @discardableResult
+    public static func read(_ path: String, through buffer: UnsafeMutableRawBufferPointer,
+                            _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+        let fd = try openForReading(path)
+        defer { close(fd) }
         var total = 0
         while true {
-            let n = systemRead(fd, buffer.baseAddress, chunkSize)
+            let n = systemRead(fd, buffer.baseAddress, buffer.count)
             if n == 0 { return total }
             if n < 0 {
                 if errno == EINTR { continue }

@@ -202,7 +202,14 @@ package final class BagReader {
     // A folder's state.
     private var folderPaths: [(path: String, size: Int64)] = []
     private var folderNext = 0
+    /// The files of a folder its listing found (none for an archive), for
+    /// a caller to make room for.
+    package var listedFiles: Int { folderPaths.count }
+    /// The files of `folderPaths` taken from the workers so far, and
+    /// those of them still to hand over.
+    private var folderTaken = 0
     private var ready: [Result<File, Issue>] = []
+    private var folderWorkers: FolderWorkers?
 
     /// Opens `path`, an archive or a bag folder. `only`: paths inside the
     /// bag to hand over, all others passed by unread (and the read ends
@@ -245,7 +252,11 @@ package final class BagReader {
         }
     }
 
-    deinit { spans?.stop() }
+    deinit {
+        spans?.stop()
+        // A caller's stream is never called once its reader is gone.
+        folderWorkers?.stop()
+    }
 
     /// The next entry read, or nil at the end (or where reading stopped).
     package func next() throws -> File? {
@@ -845,8 +856,11 @@ package final class BagReader {
         }.map(\.file)
     }
 
-    /// Files are read a batch at a time on every core (hashing a folder's
-    /// 2 GB on one was most of its verify), and handed over in order.
+    /// Files are read on every core (hashing a folder's 2 GB on one was
+    /// most of its verify), up to `folderWindow` ahead of those handed
+    /// over, and handed over in order, `folderChunk` at a time: a batch read
+    /// and waited for whole left the cores idle while the caller took it
+    /// in, and a wake-up for every file cost more than that.
     private func nextInFolder() throws -> File? {
         while true {
             if !ready.isEmpty {
@@ -857,36 +871,50 @@ package final class BagReader {
                     continue
                 }
             }
-            guard !finished, folderNext < folderPaths.count else { return nil }
-            let batch = folderPaths[folderNext..<min(folderPaths.count, folderNext + 64)]
-            folderNext += batch.count
-            let base = folderBase
-            var asked: [(Entry, Keep)] = []
-            for (relative, size) in batch {
-                let entry = Entry(name: relative, path: relative, top: "", size: size)
-                asked.append((entry, try keep(entry)))
+            let workers: FolderWorkers
+            if let started = folderWorkers {
+                workers = started
+            } else {
+                workers = FolderWorkers(base: folderBase)
+                folderWorkers = workers
             }
-            let results = LockedArray<Result<File, Issue>?>(repeating: nil, count: asked.count)
-            let work = Batch(asked)
-            DispatchQueue.concurrentPerform(iterations: asked.count) { index in
-                let (entry, keeping) = work.asked[index]
-                results[index] = Self.read(base + "/" + entry.path, entry, keeping)
+            while !finished, folderNext < folderPaths.count, folderNext < folderTaken + Self.folderWindow {
+                var added: [(Entry, Keep)] = []
+                for (relative, size) in folderPaths[folderNext..<min(folderPaths.count, folderNext + Self.folderChunk)] {
+                    let entry = Entry(name: relative, path: relative, top: "", size: size)
+                    added.append((entry, try keep(entry)))
+                }
+                workers.add(added)
+                folderNext += added.count
             }
-            for case let result? in results.values {
+            guard folderTaken < folderNext else {
+                workers.stop()
+                return nil
+            }
+            let taken = workers.take(folderTaken..<min(folderNext, folderTaken + Self.folderChunk))
+            folderTaken += taken.count
+            for result in taken {
                 if case .success(let file) = result, file.damage == nil { bytesRead += file.size }
-                ready.append(result)
             }
+            ready = taken
         }
     }
 
-    private static func read(_ full: String, _ entry: Entry, _ keeping: Keep) -> Result<File, Issue> {
+    private static let folderChunk = 16
+    /// A caller's `keep` may open a file to stream into (unpacking,
+    /// publishing): with those taken and not yet handed over, 64 at most,
+    /// as many as were read at once before, and well under the 256
+    /// descriptors a Mac allows a process by default.
+    private static let folderWindow = 48
+
+    fileprivate static func read(_ full: String, _ entry: Entry, _ keeping: Keep, through buffer: UnsafeMutableRawBufferPointer) -> Result<File, Issue> {
         let unreadable = Issue(kind: .unreadable, path: entry.path, message: "cannot read the file")
         if case .skip = keeping.bytes { return .success(File(entry: entry, size: entry.size ?? 0)) }
         guard let hashers = try? keeping.digests.map({ ($0, try Digest($0)) }) else { return .failure(unreadable) }
         var held = Held(keeping)
         var size: Int64 = 0
         do {
-            _ = try FileChunks.read(full) { chunk in
+            _ = try FileChunks.read(full, through: buffer) { chunk in
                 for (_, hasher) in hashers { hasher.update(chunk) }
                 size += Int64(chunk.count)
                 try held.take(chunk, size: size)
@@ -899,11 +927,91 @@ package final class BagReader {
     }
 }
 
-/// A batch of a folder's files, each read by one worker: a `Keep`'s
-/// stream is only ever called for its own file, from one thread at a time.
-private final class Batch: @unchecked Sendable {
-    package let asked: [(BagReader.Entry, BagReader.Keep)]
-    package init(_ asked: [(BagReader.Entry, BagReader.Keep)]) { self.asked = asked }
+/// A folder's files read on threads of their own, one a core, in the
+/// order added: each file by one worker, so a `Keep`'s stream is only ever
+/// called for its own file, from one thread at a time. A side waiting on
+/// the other is woken only when what it waits for is there.
+private final class FolderWorkers: @unchecked Sendable {
+    private let base: String
+    private let condition = NSCondition()
+    /// Files added and not yet taken by a worker; the first is the
+    /// `started`th added.
+    private var jobs: [(BagReader.Entry, BagReader.Keep)] = []
+    private var started = 0
+    private var results: [Int: Result<BagReader.File, BagReader.Issue>] = [:]
+    /// Workers waiting for a file, and the last file the caller waits for.
+    private var idle = 0
+    private var awaited: Int?
+    private var stopped = false
+    private var running = 0
+
+    init(base: String) {
+        self.base = base
+        for _ in 0..<max(1, ProcessInfo.processInfo.activeProcessorCount) {
+            running += 1
+            let thread = Thread { [self] in work() }
+            thread.name = "mcpack.folder-files"
+            thread.start()
+        }
+    }
+
+    func add(_ added: [(BagReader.Entry, BagReader.Keep)]) {
+        condition.lock()
+        jobs += added
+        if idle > 0 { condition.broadcast() }
+        condition.unlock()
+    }
+
+    /// The files added as `range`, once all are read.
+    func take(_ range: Range<Int>) -> [Result<BagReader.File, BagReader.Issue>] {
+        condition.lock()
+        defer { condition.unlock() }
+        while !range.allSatisfy({ results[$0] != nil }) {
+            awaited = range.upperBound - 1
+            condition.wait()
+        }
+        awaited = nil
+        return range.map { results.removeValue(forKey: $0)! }
+    }
+
+    /// Ends the workers, and returns once none is reading a file.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        while running > 0 { condition.wait() }
+        condition.unlock()
+    }
+
+    private func work() {
+        // One buffer a worker: one a file was a megabyte allocated, and its
+        // pages faulted in, 17,000 times.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileChunks.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        condition.lock()
+        while true {
+            while jobs.isEmpty && !stopped {
+                idle += 1
+                condition.wait()
+                idle -= 1
+            }
+            if stopped { break }
+            let first = started
+            let mine = Array(jobs.prefix(4))
+            jobs.removeFirst(mine.count)
+            started += mine.count
+            condition.unlock()
+            let read = mine.map { entry, keep in BagReader.read(base + "/" + entry.path, entry, keep, through: buffer) }
+            condition.lock()
+            for (offset, result) in read.enumerated() { results[first + offset] = result }
+            // The files before the caller's last are almost always done by
+            // then: workers take them in order.
+            if let awaited, results[awaited] != nil { condition.broadcast() }
+        }
+        running -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
 }
 
 /// The bytes one `Keep` holds while its entry is read.

@@ -144,7 +144,7 @@ extension BagContents {
         var contents = BagContents()
         // Grown one entry at a time, the table of 17,000 was copied over
         // and over.
-        contents.files.reserveCapacity(directory?.raw.count ?? 0)
+        contents.files.reserveCapacity(directory?.raw.count ?? reader.listedFiles)
         while let file = try reader.next() {
             let read = file.damage == nil
                 ? BagFile(path: file.entry.path, size: file.size, digests: file.digests, data: file.data, head: file.head)

@@ -114,6 +114,46 @@ import Testing
         #expect(reader.issues.first?.message == "the name is not valid UTF-8")
     }
 
+    /// A folder's files are read on every core ahead of the caller, and
+    /// handed over in order all the same, each with its own bytes' digest; a
+    /// file that cannot be read is said in its place; and `keep` is asked at
+    /// most 64 files ahead of the one handed over, since a caller's `keep`
+    /// may open a file for each (a Mac allows a process 256 by default).
+    @Test func aFolderIsReadAheadAndHandedOverInOrder() throws {
+        let (folder, bag) = try Self.bagFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let names = (0..<300).map { String(format: "data/%03d.txt", $0) }
+        for (index, name) in names.enumerated() {
+            try Data(String(repeating: "\(index) ", count: index + 1).utf8).write(to: bag.appendingPathComponent(name))
+        }
+        struct Refused: Error {}
+        var asked = 0, handed = 0, mostAhead = 0
+        let reader = try BagReader(bag.path) { entry in
+            asked += 1
+            mostAhead = max(mostAhead, asked - handed)
+            if entry.path == "data/150.txt" { return BagReader.Keep.stream(digests: [.sha256]) { _ in throw Refused() } }
+            return BagReader.Keep(.digestsOnly, digests: [.sha256])
+        }
+        var files: [BagReader.File] = []
+        while let file = try reader.next() {
+            handed += 1
+            files.append(file)
+            // Said between the files before it and those after.
+            if file.entry.path == "data/149.txt" { #expect(reader.issues.isEmpty) }
+            if file.entry.path == "data/151.txt" { #expect(reader.issues.count == 1) }
+        }
+        #expect(files.map(\.entry.path) == ["bagit.txt"] + names.filter { $0 != "data/150.txt" })
+        for file in files.dropFirst() {
+            let bytes = try Data(contentsOf: bag.appendingPathComponent(file.entry.path))
+            #expect(file.digests[.sha256] == Digest.hex(bytes), "\(file.entry.path)")
+            #expect(file.size == Int64(bytes.count))
+        }
+        #expect(reader.issues.map(\.kind) == [.unreadable])
+        #expect(reader.issues.first?.path == "data/150.txt")
+        #expect(asked == 301)
+        #expect(mostAhead <= 64, "keep was asked \(mostAhead) files ahead")
+    }
+
     /// The second of two equal names is not handed over; a name differing
     /// only in case is (a case-sensitive disk holds both), and said.
     @Test func duplicateAndCaseCollidingNames() throws {
