@@ -21,18 +21,34 @@ public enum FileChunks {
     /// Calls `body` with each chunk; returns the byte count.
     @discardableResult
     public static func read(_ path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
-        return try read(path, through: buffer, body)
-    }
-
-    /// `read` through the caller's `buffer`, for one that reads many small
-    /// files in turn on a thread of its own.
-    @discardableResult
-    public static func read(_ path: String, through buffer: UnsafeMutableRawBufferPointer,
-                            _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
         let fd = try openForReading(path)
         defer { close(fd) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        return try read(fd, path, through: buffer, body)
+    }
+
+    /// `read` of a regular file through the caller's `buffer`, for one that
+    /// reads many small files in turn on a thread of its own. Anything else
+    /// is refused unread: opened without waiting, since a FIFO put where a
+    /// listed file was would block the read for ever.
+    @discardableResult
+    public static func read(regular path: String, through buffer: UnsafeMutableRawBufferPointer,
+                            _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+        precondition(buffer.count > 0, "an empty buffer would read every file as empty")
+        // O_NONBLOCK changes nothing in how a regular file is read.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw FileError(path: path, message: "cannot open for reading: \(lastSystemMessage())") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw FileError(path: path, message: "not a regular file")
+        }
+        return try read(fd, path, through: buffer, body)
+    }
+
+    private static func read(_ fd: Int32, _ path: String, through buffer: UnsafeMutableRawBufferPointer,
+                             _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
         var total = 0
         while true {
             let n = systemRead(fd, buffer.baseAddress, buffer.count)

@@ -205,7 +205,7 @@ package final class BagReader {
     /// The files of a folder its listing found (none for an archive), for
     /// a caller to make room for.
     package var listedFiles: Int { folderPaths.count }
-    /// The files of `folderPaths` taken from the workers so far, and
+    /// The files of `folderPaths` taken from the workers so far; `ready`,
     /// those of them still to hand over.
     private var folderTaken = 0
     private var ready: [Result<File, Issue>] = []
@@ -860,8 +860,19 @@ package final class BagReader {
     /// most of its verify), up to `folderWindow` ahead of those handed
     /// over, and handed over in order, `folderChunk` at a time: a batch read
     /// and waited for whole left the cores idle while the caller took it
-    /// in, and a wake-up for every file cost more than that.
+    /// in, and a wake-up for every file cost more than that. A caller's
+    /// `Keep.stream` thus runs on a worker while the caller goes on; none
+    /// runs once `next()` has thrown.
     private func nextInFolder() throws -> File? {
+        do {
+            return try nextReadAhead()
+        } catch {
+            folderWorkers?.waitForAdded()
+            throw error
+        }
+    }
+
+    private func nextReadAhead() throws -> File? {
         while true {
             if !ready.isEmpty {
                 switch ready.removeFirst() {
@@ -871,24 +882,19 @@ package final class BagReader {
                     continue
                 }
             }
-            let workers: FolderWorkers
-            if let started = folderWorkers {
-                workers = started
-            } else {
-                workers = FolderWorkers(base: folderBase)
-                folderWorkers = workers
-            }
             while !finished, folderNext < folderPaths.count, folderNext < folderTaken + Self.folderWindow {
                 var added: [(Entry, Keep)] = []
                 for (relative, size) in folderPaths[folderNext..<min(folderPaths.count, folderNext + Self.folderChunk)] {
                     let entry = Entry(name: relative, path: relative, top: "", size: size)
                     added.append((entry, try keep(entry)))
                 }
+                let workers = folderWorkers ?? FolderWorkers(base: folderBase)
+                folderWorkers = workers
                 workers.add(added)
                 folderNext += added.count
             }
-            guard folderTaken < folderNext else {
-                workers.stop()
+            guard folderTaken < folderNext, let workers = folderWorkers else {
+                folderWorkers?.stop()
                 return nil
             }
             let taken = workers.take(folderTaken..<min(folderNext, folderTaken + Self.folderChunk))
@@ -902,9 +908,10 @@ package final class BagReader {
 
     private static let folderChunk = 16
     /// A caller's `keep` may open a file to stream into (unpacking,
-    /// publishing): with those taken and not yet handed over, 64 at most,
-    /// as many as were read at once before, and well under the 256
-    /// descriptors a Mac allows a process by default.
+    /// publishing): it is asked only once every file taken is handed over,
+    /// so at most this many are open at once, fewer than the 64 read at once
+    /// before, and well under the 256 descriptors a Mac allows a process by
+    /// default.
     private static let folderWindow = 48
 
     fileprivate static func read(_ full: String, _ entry: Entry, _ keeping: Keep, through buffer: UnsafeMutableRawBufferPointer) -> Result<File, Issue> {
@@ -914,7 +921,7 @@ package final class BagReader {
         var held = Held(keeping)
         var size: Int64 = 0
         do {
-            _ = try FileChunks.read(full, through: buffer) { chunk in
+            _ = try FileChunks.read(regular: full, through: buffer) { chunk in
                 for (_, hasher) in hashers { hasher.update(chunk) }
                 size += Int64(chunk.count)
                 try held.take(chunk, size: size)
@@ -929,8 +936,8 @@ package final class BagReader {
 
 /// A folder's files read on threads of their own, one a core, in the
 /// order added: each file by one worker, so a `Keep`'s stream is only ever
-/// called for its own file, from one thread at a time. A side waiting on
-/// the other is woken only when what it waits for is there.
+/// called for its own file, from one thread at a time. The caller waiting
+/// for its files is woken when the last of them is read, not for each.
 private final class FolderWorkers: @unchecked Sendable {
     private let base: String
     private let condition = NSCondition()
@@ -939,6 +946,9 @@ private final class FolderWorkers: @unchecked Sendable {
     private var jobs: [(BagReader.Entry, BagReader.Keep)] = []
     private var started = 0
     private var results: [Int: Result<BagReader.File, BagReader.Issue>] = [:]
+    /// Files added, and files read, since the start.
+    private var filesAdded = 0
+    private var filesRead = 0
     /// Workers waiting for a file, and the last file the caller waits for.
     private var idle = 0
     private var awaited: Int?
@@ -955,11 +965,23 @@ private final class FolderWorkers: @unchecked Sendable {
         }
     }
 
-    func add(_ added: [(BagReader.Entry, BagReader.Keep)]) {
+    func add(_ more: [(BagReader.Entry, BagReader.Keep)]) {
         condition.lock()
-        jobs += added
+        jobs += more
+        filesAdded += more.count
         if idle > 0 { condition.broadcast() }
         condition.unlock()
+    }
+
+    /// Returns once every file added is read, its results kept for `take`.
+    func waitForAdded() {
+        condition.lock()
+        defer { condition.unlock() }
+        while filesRead < filesAdded {
+            awaited = filesAdded - 1
+            condition.wait()
+        }
+        awaited = nil
     }
 
     /// The files added as `range`, once all are read.
@@ -996,17 +1018,25 @@ private final class FolderWorkers: @unchecked Sendable {
                 idle -= 1
             }
             if stopped { break }
+            // Up to 4 small files at a time, a large one alone: files taken
+            // together are read one after another by one worker.
             let first = started
-            let mine = Array(jobs.prefix(4))
-            jobs.removeFirst(mine.count)
-            started += mine.count
+            var count = 0, bytes: Int64 = 0
+            while count < min(4, jobs.count), count == 0 || bytes + (jobs[count].0.size ?? 0) <= 1 << 20 {
+                bytes += jobs[count].0.size ?? 0
+                count += 1
+            }
+            let mine = Array(jobs.prefix(count))
+            jobs.removeFirst(count)
+            started += count
             condition.unlock()
-            let read = mine.map { entry, keep in BagReader.read(base + "/" + entry.path, entry, keep, through: buffer) }
+            let done = mine.map { entry, keep in BagReader.read(base + "/" + entry.path, entry, keep, through: buffer) }
             condition.lock()
-            for (offset, result) in read.enumerated() { results[first + offset] = result }
-            // The files before the caller's last are almost always done by
-            // then: workers take them in order.
-            if let awaited, results[awaited] != nil { condition.broadcast() }
+            for (offset, result) in done.enumerated() { results[first + offset] = result }
+            filesRead += done.count
+            // The caller's files before its last are almost always read by
+            // then, workers taking them in order; it checks them all.
+            if let awaited, results[awaited] != nil || filesRead == filesAdded { condition.broadcast() }
         }
         running -= 1
         condition.broadcast()

@@ -102,6 +102,30 @@ import Testing
         #expect(error?.message.hasPrefix("cannot open for reading") == true)
     }
 
+    /// A bag's files are read through one buffer a worker, as regular
+    /// files only: a FIFO or a device in a listed file's place is refused
+    /// at once, where opening a FIFO with no writer would wait for ever.
+    @Test func readsOfRegularFilesRefuseTheRestWithoutWaiting() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("f")
+        let data = Data.pattern(300)
+        try data.write(to: URL(fileURLWithPath: path))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 128, alignment: 16)
+        defer { buffer.deallocate() }
+        var read = Data()
+        #expect(try FileChunks.read(regular: path, through: buffer) { read.append(contentsOf: $0) } == data.count)
+        #expect(read == data)
+
+        let fifo = folder.path("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for other in [fifo, "/dev/null"] {
+            let error = #expect(throws: FileError.self) { try FileChunks.read(regular: other, through: buffer) { _ in } }
+            #expect(error?.path == other)
+            #expect(error?.message == "not a regular file")
+        }
+    }
+
     @Test func positionedReads() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -117,7 +117,7 @@ import Testing
     /// A folder's files are read on every core ahead of the caller, and
     /// handed over in order all the same, each with its own bytes' digest; a
     /// file that cannot be read is said in its place; and `keep` is asked at
-    /// most 64 files ahead of the one handed over, since a caller's `keep`
+    /// most 48 files ahead of the one handed over, since a caller's `keep`
     /// may open a file for each (a Mac allows a process 256 by default).
     @Test func aFolderIsReadAheadAndHandedOverInOrder() throws {
         let (folder, bag) = try Self.bagFolder()
@@ -151,7 +151,8 @@ import Testing
         #expect(reader.issues.map(\.kind) == [.unreadable])
         #expect(reader.issues.first?.path == "data/150.txt")
         #expect(asked == 301)
-        #expect(mostAhead <= 64, "keep was asked \(mostAhead) files ahead")
+        // 48, and the file that cannot be read, never handed over.
+        #expect(mostAhead <= 49, "keep was asked \(mostAhead) files ahead")
     }
 
     /// The second of two equal names is not handed over; a name differing
