@@ -909,9 +909,8 @@ package final class BagReader {
     private static let folderChunk = 16
     /// A caller's `keep` may open a file to stream into (unpacking,
     /// publishing): it is asked only once every file taken is handed over,
-    /// so at most this many are open at once, fewer than the 64 read at once
-    /// before, and well under the 256 descriptors a Mac allows a process by
-    /// default.
+    /// so at most this many are open at once, well under the 256
+    /// descriptors a Mac allows a process by default.
     private static let folderWindow = 48
 
     fileprivate static func read(_ full: String, _ entry: Entry, _ keeping: Keep, through buffer: UnsafeMutableRawBufferPointer) -> Result<File, Issue> {
