@@ -71,8 +71,8 @@ void mcvips_fix_mmap_threshold(size_t block) {
      * capped its arenas (`mcpack build`, `mcpack preview`, `mcpack diff`):
      * by a build as it starts, so that what its inputs make before the
      * tiling leaves no gaps in the heap, and raised as a tiling starts.
-     * Fixed in every process, verify of an unpacked bag mapped and
-     * unmapped a read buffer for every file, and took half as long again.
+     * Fixed in every process, a read buffer allocated for each file read
+     * would be mapped and unmapped every time.
      * Never lowered, nor past glibc's own ceiling (mallopt refuses it). */
     size_t threshold = block > 256 * 1024 ? block : 256 * 1024;
     pthread_mutex_lock(&mmap_threshold_lock);

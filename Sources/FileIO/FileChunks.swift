@@ -37,8 +37,7 @@ public enum FileChunks {
                             _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
         precondition(buffer.count > 0, "an empty buffer would read every file as empty")
         // O_NONBLOCK changes nothing in how a regular file is read.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw FileError(path: path, message: "cannot open for reading: \(lastSystemMessage())") }
+        let fd = try openForReading(path, flags: O_NONBLOCK)
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {

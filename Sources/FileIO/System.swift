@@ -17,9 +17,9 @@ func lastSystemMessage() -> String {
     systemMessage(errno)
 }
 
-/// Opens `path` read-only, or throws a FileError naming it.
-func openForReading(_ path: String) throws -> Int32 {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+/// Opens `path` read-only (and with `flags`), or throws a FileError naming it.
+func openForReading(_ path: String, flags: Int32 = 0) throws -> Int32 {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | flags)
     guard fd >= 0 else { throw FileError(path: path, message: "cannot open for reading: \(lastSystemMessage())") }
     return fd
 }

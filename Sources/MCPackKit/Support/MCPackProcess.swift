@@ -19,12 +19,13 @@ package enum MCPackProcess {
     /// builds it, and `mcpack diff`, which decodes the changed tiles): the
     /// memory budget of a 34,000 px build holds only with glibc's malloc
     /// arenas capped (see Imaging), and `diff --html` of two such bundles
-    /// peaked 18 MB higher without the cap, in about the same time. Call
+    /// peaked higher without the cap, in about the same time. Call
     /// in `main`, on the main thread, before any await: glibc reads the cap
     /// once, when a second thread first allocates, and an await may resume
-    /// on another thread. Not in every process: the threads that hash an unpacked bag
-    /// for verify, each allocating its files' buffers, waited on the one
-    /// arena's lock, and the verify took a quarter longer.
+    /// on another thread. Not in every process: the threads that hash an
+    /// unpacked bag for verify, each allocating for every file it reads
+    /// (its digests, its record, the bytes kept), wait on the one arena's
+    /// lock, and the verify takes longer.
     package static func prepareForPictureWork() {
         boundMemoryForWorkerThreads()
     }
