@@ -925,6 +925,10 @@ package final class BagReader {
                 size += Int64(chunk.count)
                 try held.take(chunk, size: size)
             }
+        } catch let error as FileError where error.path == full {
+            // Why the file itself could not be read (no permission, not a
+            // regular file any more); a caller's stream that failed is its own to say.
+            return .failure(Issue(kind: .unreadable, path: entry.path, message: "cannot read the file: \(error.message)"))
         } catch {
             return .failure(unreadable)
         }

@@ -155,6 +155,30 @@ import Testing
         #expect(mostAhead <= 49, "keep was asked \(mostAhead) files ahead")
     }
 
+    /// A file swapped for a FIFO after the listing and before its read is
+    /// refused, and said why, where opening it waited for ever.
+    @Test func aFileSwappedForAFIFOBeforeItsReadIsRefused() throws {
+        let (folder, bag) = try Self.bagFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["data/a.txt", "data/b.txt"] { try Self.x.write(to: bag.appendingPathComponent(name)) }
+        let swapped = bag.appendingPathComponent("data/b.txt").path
+        // `keep` is asked of a file once the folder is listed and before it
+        // is read: the first file's is the moment to swap the last.
+        let reader = try BagReader(bag.path) { entry in
+            if entry.path == "bagit.txt" {
+                #expect(unlink(swapped) == 0)
+                #expect(mkfifo(swapped, 0o600) == 0)
+            }
+            return BagReader.Keep(.digestsOnly, digests: [.sha256])
+        }
+        var files: [String] = []
+        while let file = try reader.next() { files.append(file.entry.path) }
+        #expect(files == ["bagit.txt", "data/a.txt"])
+        #expect(reader.issues.map(\.kind) == [.unreadable])
+        #expect(reader.issues.first?.path == "data/b.txt")
+        #expect(reader.issues.first?.message == "cannot read the file: not a regular file")
+    }
+
     /// The second of two equal names is not handed over; a name differing
     /// only in case is (a case-sensitive disk holds both), and said.
     @Test func duplicateAndCaseCollidingNames() throws {
