@@ -43,6 +43,9 @@
 #                              example clauses' overlays must fit)
 #   BENCH_RUNS                 runs of each cold build (default 3); the other
 #                              commands get hyperfine's default (>= 10 runs, >= 3 s)
+#                              but verify's
+#   BENCH_VERIFY_ROUNDS        rounds of the verify section's commands (default 5),
+#   BENCH_VERIFY_RUNS          each command's runs a round (default 3)
 #   MCPACK                     the mcpack binary (default .build/release/mcpack)
 #   BENCH_LARGE                set: also against vips dzsave alone on a master
 #                              twice the width and height (68,000 x 48,000 px;
@@ -306,7 +309,7 @@ PY
 
 # bench_verify ZIP BAG: mcpack verify of ZIP, of the same bag as a tar.zst
 # (built from $project with format = "tar.zst") and of BAG (ZIP unpacked),
-# and MCPackReader's verify of BAG, timed in one hyperfine run beside their
+# and MCPackReader's verify of BAG, timed in rounds of hyperfine beside their
 # floor (Tests/VerifyFloor: each digest verify must compute, over the same
 # bytes, spread over every core, and nothing else), sha256sum -c, zstd -d of
 # the tar.zst and bagit.py. Its part of the report goes to
@@ -333,20 +336,58 @@ bench_verify() {
   "$cache/mcpack-reader-bench" "$bag" >"$logs/reader.json" || die "mcpack-reader-bench found problems or failed; see $logs/reader.json"
   printf '%s %s\n' "$(wc -c <"$zip" | tr -d ' ')" "$(wc -c <"$tarzst" | tr -d ' ')" >"$logs/verify-sizes.txt"
   cut -d' ' -f1-3 /proc/loadavg >"$logs/verify-load.txt"
-  hf verify --warmup 1 --min-runs "${BENCH_VERIFY_RUNS:-15}" \
-    -n "mcpack verify, zip" "'$mcpack_bin' verify '$zip'" \
-    -n "mcpack verify, tar.zst" "'$mcpack_bin' verify '$tarzst'" \
-    -n "mcpack verify, unpacked folder" "'$mcpack_bin' verify '$bag'" \
-    -n "MCPackReader verify, unpacked folder" "'$cache/mcpack-reader-bench' '$bag' >/dev/null" \
-    -n "floor, zip" "'$cache/mcpack-verify-floor' '$zip'" \
-    -n "floor, tar.zst" "'$cache/mcpack-verify-floor' '$tarzst'" \
-    -n "floor, unpacked folder" "'$cache/mcpack-verify-floor' '$bag'" \
-    -n "sha256sum -c" "cd '$bag' && sha256sum --quiet -c manifest-sha256.txt" \
-    -n "zstd -d" "zstd -q -d -c '$tarzst' >/dev/null" \
-    -n "bagit.py --validate --processes 2" "bagit.py --validate --processes 2 '$bag'"
+  # In rounds, each command's runs spread over the whole sitting: a
+  # machine's speed drifts over minutes, and run back to back, a command and
+  # the floor it is divided by would each get a different minute's speed.
+  local round rounds="${BENCH_VERIFY_ROUNDS:-5}"
+  for round in $(seq 1 "$rounds"); do
+    hf "verify-round-$round" --warmup 1 --runs "${BENCH_VERIFY_RUNS:-3}" \
+      -n "mcpack verify, zip" "'$mcpack_bin' verify '$zip'" \
+      -n "mcpack verify, tar.zst" "'$mcpack_bin' verify '$tarzst'" \
+      -n "mcpack verify, unpacked folder" "'$mcpack_bin' verify '$bag'" \
+      -n "MCPackReader verify, unpacked folder" "'$cache/mcpack-reader-bench' '$bag' >/dev/null" \
+      -n "floor, zip" "'$cache/mcpack-verify-floor' '$zip'" \
+      -n "floor, tar.zst" "'$cache/mcpack-verify-floor' '$tarzst'" \
+      -n "floor, unpacked folder" "'$cache/mcpack-verify-floor' '$bag'" \
+      -n "sha256sum -c" "cd '$bag' && sha256sum --quiet -c manifest-sha256.txt" \
+      -n "zstd -d" "zstd -q -d -c '$tarzst' >/dev/null" \
+      -n "bagit.py --validate --processes 2" "bagit.py --validate --processes 2 '$bag'"
+  done
   cut -d' ' -f1-3 /proc/loadavg >>"$logs/verify-load.txt"
+  pool_rounds verify "$rounds"
   aside "$tproj"
   verify_report
+}
+
+# pool_rounds NAME ROUNDS: $logs/NAME-round-1.json ... -ROUNDS.json, one
+# hyperfine run each of the same commands, pooled into $logs/NAME.json and
+# NAME.md as if one run: every run's time, their median, mean, min and max;
+# user and system time, the rounds' means weighted by their runs.
+pool_rounds() {
+  python3 - "$logs" "$1" "$2" <<'PY'
+import json, statistics, sys
+logs, name, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+pooled = {}
+for r in range(1, rounds + 1):
+    for result in json.load(open(f"{logs}/{name}-round-{r}.json"))["results"]:
+        p = pooled.setdefault(result["command"], {"command": result["command"], "times": [], "user": 0.0, "system": 0.0})
+        p["user"] += result["user"] * len(result["times"])
+        p["system"] += result["system"] * len(result["times"])
+        p["times"] += result["times"]
+results = []
+for p in pooled.values():
+    t = p["times"]
+    results.append({"command": p["command"], "times": t, "median": statistics.median(t), "mean": statistics.fmean(t),
+                    "stddev": statistics.stdev(t) if len(t) > 1 else 0.0, "min": min(t), "max": max(t),
+                    "user": p["user"] / len(t), "system": p["system"] / len(t)})
+json.dump({"rounds": rounds, "results": results}, open(f"{logs}/{name}.json", "w"), indent=1)
+fastest = min(r["mean"] for r in results)
+with open(f"{logs}/{name}.md", "w") as md:
+    md.write("| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |\n|:---|---:|---:|---:|---:|\n")
+    for r in results:
+        md.write(f"| `{r['command']}` | {r['mean'] * 1000:.1f} ± {r['stddev'] * 1000:.1f} | {r['min'] * 1000:.1f} | "
+                 f"{r['max'] * 1000:.1f} | {r['mean'] / fastest:.2f} |\n")
+PY
 }
 
 # verify_report: the verify section, from bench_verify's figures, into
@@ -357,7 +398,8 @@ verify_report() {
   python3 - >"$logs/verify-section.md" <<'PY'
 import json, os, time
 e, logs = os.environ, os.environ["logs"]
-runs = {r["command"]: r for r in json.load(open(f"{logs}/verify.json"))["results"]}
+pooled = json.load(open(f"{logs}/verify.json"))
+runs, rounds = {r["command"]: r for r in pooled["results"]}, pooled["rounds"]
 def med(name): return runs[name]["median"]
 def secs(v): return f"{v * 1000:.0f} ms" if v < 1 else f"{v:.2f} s"
 load = [line.strip() for line in open(f"{logs}/verify-load.txt")]
@@ -390,8 +432,10 @@ for a, b, target in rows:
     met = "" if target is None else ("yes" if ratio <= target else "**no**")
     print(f"| {a} | {secs(med(a))} | {b} | {secs(med(b))} | {ratio:.2f} | {'' if target is None else f'<= {target}'} | {met} | {cpu(a) / cpu(b):.2f} |")
 print("\n" + " ".join(f"""
-All commands run in one hyperfine run (after one warm-up run each, at least {runs['floor, zip']['times'].__len__()} runs
-each), each command's runs back to back; medians. The archives and the bag are in the page cache: the times are
+All commands run in {rounds} rounds, one hyperfine run each (one warm-up run of each command, then
+{len(runs['floor, zip']['times']) // rounds} runs of each, back to back), so that each command's
+{len(runs['floor, zip']['times'])} runs are spread over the whole sitting as its floor's are; medians of all
+the rounds' runs. The archives and the bag are in the page cache: the times are
 hashing and the work around it, not the disk. The floor is Tests/VerifyFloor (mcpack-verify-floor), not mcpack: for
 the zip, each entry's SHA-256 read at the offset its central directory gives (a stored entry's bytes as they lie, no
 CRC-32, no inflate; a deflated one inflated) and the SHA-256 of the whole archive that its .sha256 is checked with,
@@ -771,7 +815,8 @@ print(f"""
 ## How it is measured
 
 `make bench` (scripts/bench.sh) times every command with hyperfine, each
-command's runs back to back, then the next command's; the figures above are
+command's runs back to back, then the next command's (the verify section's
+in rounds, as it says); the figures above are
 medians, and each ratio is mcpack's median over the other tool's. Cold
 builds run {e['runs']} times each (BENCH_RUNS); before each run, hyperfine's
 `--prepare` moves the output folder and `.mcpack-cache/` (or the pipeline's

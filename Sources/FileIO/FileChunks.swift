@@ -12,18 +12,28 @@ private let systemRead = Glibc.read
 private let systemRead = Darwin.read
 #endif
 
-/// Reads a file in 1 MiB chunks with plain read(2) into one reused buffer:
-/// over tens of thousands of tiles, FileHandle's Data per read and URL
-/// building showed up as a fifth of a rebuild.
+/// Reads a file in chunks with plain read(2) into one reused buffer: over
+/// tens of thousands of tiles, FileHandle's Data per read and URL building
+/// showed up as a fifth of a rebuild.
 public enum FileChunks {
+    /// The largest chunk `readOwned` hands over.
     public static let chunkSize = 1 << 20
+
+    /// The size of a read whose bytes are hashed or checked at once, and of
+    /// the buffer a reading thread reuses: small enough to stay in the
+    /// core's L2 cache between the kernel's copy out of the page cache and
+    /// the hash, with the core's other hardware thread busy too. Through a
+    /// megabyte, the copy went out to memory and the hash read it back,
+    /// which on every core at once cost more than the hashing saved by
+    /// fewer reads.
+    public static let readSize = 64 << 10
 
     /// Calls `body` with each chunk; returns the byte count.
     @discardableResult
     public static func read(_ path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
         let fd = try openForReading(path)
         defer { close(fd) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 16)
         defer { buffer.deallocate() }
         return try read(fd, path, through: buffer, body)
     }

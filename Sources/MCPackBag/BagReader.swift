@@ -1009,9 +1009,9 @@ private final class FolderWorkers: @unchecked Sendable {
     }
 
     private func work() {
-        // One buffer a worker: one a file was a megabyte allocated, and its
+        // One buffer a worker: one a file was a buffer allocated, and its
         // pages faulted in, 17,000 times.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileChunks.chunkSize, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileChunks.readSize, alignment: 16)
         defer { buffer.deallocate() }
         condition.lock()
         while true {

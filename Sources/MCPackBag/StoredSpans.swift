@@ -36,9 +36,10 @@ final class StoredSpans: @unchecked Sendable {
     /// A job's local header and name and extra field at most: 30 bytes and
     /// two 16-bit lengths.
     private static let headerLimit: UInt64 = UInt64(ZipDirectory.LocalHeader.size) + 2 * 0xFFFF
-    /// A worker's buffer: a batch's entries (about 1 MiB of data, their
-    /// headers between) in one read.
-    private static let bufferSize = 2 << 20
+    /// A worker's buffer: entries that lie one after another (their headers
+    /// between) read together, up to its size at a time, a size whose copy
+    /// and hash stay in the core's cache (`FileChunks.readSize`).
+    private static let bufferSize = FileChunks.readSize
 
     private let file: FileReader
     private let condition = NSCondition()

@@ -237,8 +237,10 @@ extension KioskBundle {
         while true {
             // Each chunk is released before the next is read, on Apple
             // platforms too (where Data from a file handle is autoreleased).
+            // 64 KiB stays in the core's cache between the read's copy and
+            // the hash; a larger read goes out to memory and back.
             let more = try drained {
-                guard let chunk = try handle.read(upToCount: 1 << 18), !chunk.isEmpty else { return false }
+                guard let chunk = try handle.read(upToCount: 64 << 10), !chunk.isEmpty else { return false }
                 hasher.update(data: chunk)
                 return true
             }

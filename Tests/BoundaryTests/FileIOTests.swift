@@ -86,7 +86,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("f")
-        let data = Data.pattern(FileChunks.chunkSize * 2 + 123)
+        let data = Data.pattern(FileChunks.readSize * 2 + 123)
         try data.write(to: URL(fileURLWithPath: path))
         var read = Data()
         var chunks = 0
