@@ -259,23 +259,48 @@ public final class ArchiveReader {
 
     /// Hands the current entry's data to `body` in the blocks libarchive
     /// holds it in, not copied out: a stored zip entry's bytes as read from
-    /// the file. Zip only: a tar's sparse entry comes as blocks with holes
-    /// between, which `readData` fills in. Throws as `readData` does.
-    public func readBlocks(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    /// the file, a tar entry's as unpacked. `holes`: a tar's sparse entry
+    /// comes as blocks with holes between them, and its end's offset with
+    /// the end (after a last hole); its holes are handed on as zeros, as
+    /// `readData` fills them in. Without it (a zip, which has none), a hole
+    /// is damage.
+    /// Throws as `readData` does.
+    public func readBlocks(holes: Bool = false, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         var block: UnsafeRawPointer?
         var size = 0
         var offset: la_int64_t = 0
         var expected: la_int64_t = 0
         while true {
             let status = archive_read_data_block(archive, &block, &size, &offset)
-            if status == ARCHIVE_EOF { return }
+            if status == ARCHIVE_EOF {
+                if holes, offset > expected { try zeros(offset - expected, body) }
+                return
+            }
             if status == ARCHIVE_WARN || status == ARCHIVE_FAILED {
                 throw EntryDamaged(description: archive_error_string(archive).map { String(cString: $0) } ?? "the entry's data is damaged")
             }
             guard status == ARCHIVE_OK else { throw failure() }
-            guard offset == expected else { throw EntryDamaged(description: "the entry's data has a gap at byte \(expected)") }
+            if offset != expected {
+                guard holes else { throw EntryDamaged(description: "the entry's data has a gap at byte \(expected)") }
+                // archive_read_data's own words for a block before the last.
+                guard offset > expected else { throw FileError(path: path, message: "Encountered out-of-order sparse blocks") }
+                try zeros(offset - expected, body)
+                expected = offset
+            }
             if size > 0, let block { try body(UnsafeRawBufferPointer(start: block, count: size)) }
             expected += la_int64_t(size)
+        }
+    }
+
+    /// `count` zero bytes to `body`, from the reader's buffer.
+    private func zeros(_ count: la_int64_t, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var left = count
+        let zeroed = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(left, la_int64_t(buffer.count)))])
+        zeroed.initializeMemory(as: UInt8.self, repeating: 0)
+        while left > 0 {
+            let now = Int(min(left, la_int64_t(zeroed.count)))
+            try body(UnsafeRawBufferPointer(rebasing: zeroed[0..<now]))
+            left -= la_int64_t(now)
         }
     }
 

@@ -172,9 +172,9 @@ package final class BagReader {
     private var lastName: String?
     private var reopened = 0
 
-    // A zip's stored entries read by offset (`readsStoredByOffset`).
-    private let readsStoredByOffset: Bool
-    private var spans: StoredSpans?
+    // An archive's entries hashed on the workers (`hashesOnWorkers`).
+    private let hashesOnWorkers: Bool
+    private var spans: EntryWorkers?
     /// The zip's directory, its local headers in ascending order (what a
     /// stored entry's bytes are looked up in).
     private var spanDirectory: [ZipDirectory.Entry] = []
@@ -183,8 +183,12 @@ package final class BagReader {
     private var queue: [Queued] = []
     private var queueHead = 0
     private var hashing = 0
-    private var batch: [StoredSpans.Job] = []
+    private var batch: [EntryWorkers.Job] = []
+    private var unpackedBatch: [EntryWorkers.Unpacked] = []
     private var batchBytes: Int64 = 0
+    /// The bytes of unpacked entries handed to the workers and not yet
+    /// handed over.
+    private var unpackedHeld: Int64 = 0
     private var tickets = 0
     /// Entries read by offset so far (the rest through libarchive).
     package private(set) var readByOffset = 0
@@ -192,11 +196,18 @@ package final class BagReader {
     private static let window = 1024
     private static let batchLimit: Int64 = 1 << 20
     private static let batchCount = 256
+    /// An unpacked entry up to this size is hashed on a worker, from a copy
+    /// (a larger one here, as it is unpacked, so that none is held whole);
+    /// and unpacked entries' bytes are held up to `unpackedHeldLimit` in all.
+    private static let unpackedLimit: Int64 = 1 << 20
+    private static let unpackedHeldLimit: Int64 = 16 << 20
 
     private enum Queued {
         case file(File)
         case issue(Issue)
-        case hashing(ticket: Int, entry: Entry)
+        /// `unpacked`: the bytes read of an unpacked entry, held until it
+        /// is handed over (nil for a stored entry read where it lies).
+        case hashing(ticket: Int, entry: Entry, unpacked: Int64?)
     }
 
     // A folder's state.
@@ -221,15 +232,15 @@ package final class BagReader {
     /// `keep`: asked once for each safe entry, in order, before it is read.
     /// `checkCRC: false`: a zip entry's CRC-32 is not checked, for a caller
     /// that checks every byte against a manifest's SHA-256 anyway.
-    /// `readsStoredByOffset`: a zip's stored entries, but for those the
-    /// caller streams, are read where they lie and hashed on every core
-    /// while the headers are walked (`StoredSpans`); handed over in order all
-    /// the same.
+    /// `hashesOnWorkers`: an archive's entries, but for those the caller
+    /// streams, are hashed on every core while the archive is walked
+    /// (`EntryWorkers`): a zip's stored entries read where they lie, the
+    /// others as libarchive unpacks them; handed over in order all the same.
     package init(_ path: String, limits: BagLimits = BagLimits(), only: Set<String>? = nil, crossCheckZip: Bool = false,
-         zipDirectory: ZipBagDirectory? = nil, checkCRC: Bool = true, readsStoredByOffset: Bool = false,
+         zipDirectory: ZipBagDirectory? = nil, checkCRC: Bool = true, hashesOnWorkers: Bool = false,
          refusing: @escaping (Issue) -> Bool = { _ in false }, keep: @escaping (Entry) throws -> Keep) throws {
         self.path = path
-        self.readsStoredByOffset = readsStoredByOffset
+        self.hashesOnWorkers = hashesOnWorkers
         self.zipDirectory = zipDirectory
         // Grown one name at a time, the table of a zip's 17,000 was copied over and over.
         folded.reserveCapacity(zipDirectory?.raw.count ?? 0)
@@ -298,7 +309,7 @@ package final class BagReader {
             // Stored entries read by offset need a directory in libarchive's
             // order; libarchive then reads little more than the headers.
             var offsetDirectory: [ZipDirectory.Entry]?
-            if readsStoredByOffset, only == nil, let directory = zipDirectory?.raw ?? ZipDirectory.entries(of: path), Self.ascending(directory) {
+            if hashesOnWorkers, only == nil, let directory = zipDirectory?.raw ?? ZipDirectory.entries(of: path), Self.ascending(directory) {
                 offsetDirectory = directory
             }
             let probe = Result { () throws -> (ArchiveReader, ArchiveReader.Entry?) in
@@ -313,7 +324,7 @@ package final class BagReader {
                 throughDirectory = true
                 if let directory = offsetDirectory, let file = try? FileReader(path: path) {
                     spanDirectory = directory
-                    spans = StoredSpans(file, entries: directory.count)
+                    spans = EntryWorkers(file, entries: directory.count)
                 }
                 return
             case .failure(let error):
@@ -327,6 +338,12 @@ package final class BagReader {
             }
         }
         do { archive = try ArchiveReader(path: path, checkCRC: checkCRC) } catch { throw CannotOpen(path: path, cause: error as? FileError ?? FileError(path: path, message: "\(error)")) }
+        // A tar's entries, unpacked on this thread, are hashed on the
+        // workers: unpacking a tar.zst took this thread as long again as
+        // hashing what it unpacked.
+        if hashesOnWorkers, only == nil, let file = try? FileReader(path: path) {
+            spans = EntryWorkers(file, entries: 0)
+        }
     }
 
     private func nextInArchive() throws -> File? {
@@ -355,7 +372,7 @@ package final class BagReader {
 
     /// The next entry in order, stored ones hashed by the workers while
     /// the headers after them are walked, up to `window` ahead.
-    private func nextThroughSpans(_ spans: StoredSpans) throws -> File? {
+    private func nextThroughSpans(_ spans: EntryWorkers) throws -> File? {
         while true {
             if queueHead < queue.count {
                 switch queue[queueHead] {
@@ -366,12 +383,13 @@ package final class BagReader {
                 case .file(let file):
                     dequeue()
                     return file
-                case .hashing(let ticket, let entry):
-                    if finished || hashing >= Self.window || spans.isDone(ticket) {
+                case .hashing(let ticket, let entry, let unpacked):
+                    if finished || hashing >= Self.window || unpackedHeld >= Self.unpackedHeldLimit || spans.isDone(ticket) {
                         dequeue()
                         hashing -= 1
+                        unpackedHeld -= unpacked ?? 0
                         sendBatch()
-                        return try handOver(entry, spans.take(ticket))
+                        return try handOver(entry, size: unpacked ?? entry.size ?? 0, spans.take(ticket))
                     }
                 }
             } else if finished {
@@ -393,7 +411,7 @@ package final class BagReader {
     }
 
     /// One header walked: its entry read, handed to a worker, or passed.
-    private func walkOne(_ spans: StoredSpans) throws {
+    private func walkOne(_ spans: EntryWorkers) throws {
         guard let raw = try nextHeader() else { return }
         switch try admit(raw) {
         case .passed, .stopped:
@@ -403,21 +421,66 @@ package final class BagReader {
             if case .skip = keeping.bytes {
                 queue.append(.file(File(entry: entry, size: entry.size ?? 0)))
             } else if let job = spanJob(raw, entry, keeping) {
-                queue.append(.hashing(ticket: job.ticket, entry: entry))
+                queue.append(.hashing(ticket: job.ticket, entry: entry, unpacked: nil))
                 hashing += 1
                 batch.append(job)
                 batchBytes += job.count
                 if batchBytes >= Self.batchLimit || batch.count >= Self.batchCount { sendBatch() }
+            } else if keeping.stream == nil, let declared = entry.size, declared <= Self.unpackedLimit {
+                try unpackForWorkers(entry, keeping, declared: declared)
             } else if let file = try read(entry, keeping) {
                 queue.append(.file(file))
             }
         }
     }
 
+    /// Unpacks an entry here, into memory, and hands its bytes to a worker
+    /// to hash while the next is unpacked.
+    private func unpackForWorkers(_ entry: Entry, _ keeping: Keep, declared: Int64) throws {
+        let hashers = try keeping.digests.map { ($0, try Digest($0)) }
+        var bytes = Data()
+        bytes.reserveCapacity(Int(declared))
+        // An entry that turns out larger than the limit is hashed here after
+        // all, as it is read, so that no more than the limit is held.
+        var here: Held?
+        let unpacked = try unpack(entry) { chunk, size in
+            if here == nil, size <= Self.unpackedLimit {
+                bytes.append(contentsOf: chunk)
+                return
+            }
+            if here == nil {
+                here = Held(keeping)
+                let before = Int64(bytes.count)
+                try bytes.withUnsafeBytes { held in
+                    for (_, hasher) in hashers { hasher.update(held) }
+                    try here!.take(held, size: before)
+                }
+                bytes = Data()
+            }
+            for (_, hasher) in hashers { hasher.update(chunk) }
+            try here!.take(chunk, size: size)
+        }
+        guard case .read(let size) = unpacked else {
+            if case .ended(let file?) = unpacked { queue.append(.file(file)) }
+            return
+        }
+        if let here {
+            queue.append(.file(File(entry: entry, size: size, digests: Digest.finish(hashers), data: here.data, head: here.head)))
+            return
+        }
+        tickets += 1
+        queue.append(.hashing(ticket: tickets, entry: entry, unpacked: size))
+        hashing += 1
+        unpackedHeld += size
+        unpackedBatch.append(EntryWorkers.Unpacked(ticket: tickets, bytes: bytes, keep: keeping.bytes, hashers: hashers))
+        batchBytes += size
+        if batchBytes >= Self.batchLimit || unpackedBatch.count >= Self.batchCount { sendBatch() }
+    }
+
     /// The job that reads `entry` by offset, or nil when libarchive is to
     /// read it: not stored, streamed, warned of, not where the directory
     /// says, past the file's end or past a limit (which that read reports).
-    private func spanJob(_ raw: ArchiveReader.Entry, _ entry: Entry, _ keeping: Keep) -> StoredSpans.Job? {
+    private func spanJob(_ raw: ArchiveReader.Entry, _ entry: Entry, _ keeping: Keep) -> EntryWorkers.Job? {
         guard keeping.stream == nil, raw.warning == nil, let size = entry.size,
               let span = archive?.storedSpan(), span.count == size,
               let index = directoryIndex(before: UInt64(span.offset)) else { return nil }
@@ -432,13 +495,15 @@ package final class BagReader {
         bytesRead += size
         tickets += 1
         readByOffset += 1
-        return StoredSpans.Job(ticket: tickets, index: index, localHeader: listed.localHeader, dataStart: UInt64(span.offset),
+        return EntryWorkers.Job(ticket: tickets, index: index, localHeader: listed.localHeader, dataStart: UInt64(span.offset),
                                count: size, bytes: keeping.bytes, digests: keeping.digests, crc: checkCRC ? listed.crc32 : nil)
     }
 
     private func sendBatch() {
         spans?.submit(batch)
+        spans?.submit(unpacked: unpackedBatch)
         batch.removeAll(keepingCapacity: true)
+        unpackedBatch.removeAll(keepingCapacity: true)
         batchBytes = 0
     }
 
@@ -463,9 +528,9 @@ package final class BagReader {
         return true
     }
 
-    /// A hashed entry handed over; its damage said in its turn.
-    private func handOver(_ entry: Entry, _ outcome: StoredSpans.Outcome) throws -> File {
-        let size = entry.size ?? 0
+    /// A hashed entry handed over, `size` bytes read; its damage said in
+    /// its turn.
+    private func handOver(_ entry: Entry, size: Int64, _ outcome: EntryWorkers.Outcome) throws -> File {
         switch outcome {
         case .read(let digests, let data, let head):
             return File(entry: entry, size: size, digests: digests, data: data, head: head)
@@ -593,22 +658,45 @@ package final class BagReader {
     /// Reads an admitted entry's bytes, holding what `keeping` asks for and
     /// counting them against the limits; nil where reading ended.
     private func read(_ entry: Entry, _ keeping: Keep) throws -> File? {
-        guard let reader = archive else { return nil }
-        let name = entry.name
         let hashers = try keeping.digests.map { ($0, try Digest($0)) }
         var held = Held(keeping)
+        switch try unpack(entry, { chunk, size in
+            for (_, hasher) in hashers { hasher.update(chunk) }
+            try held.take(chunk, size: size)
+        }) {
+        case .ended(let file):
+            return file
+        case .read(let size):
+            let digests = Digest.finish(hashers)
+            return File(entry: entry, size: size, digests: digests, data: held.data, head: held.head)
+        }
+    }
+
+    /// How an entry's read through libarchive ended.
+    private enum Unpacking {
+        /// Every byte read: this many.
+        case read(Int64)
+        /// Not to the end: the entry damaged (handed over as such), or the
+        /// reading of the archive ended (nil).
+        case ended(File?)
+    }
+
+    /// Reads an admitted entry's bytes through libarchive, each chunk to
+    /// `take` with the bytes read so far, counting them against the limits.
+    /// What `take` throws, a caller's, is thrown.
+    private func unpack(_ entry: Entry, _ take: (UnsafeRawBufferPointer, Int64) throws -> Void) throws -> Unpacking {
+        guard let reader = archive else { return .ended(nil) }
+        let name = entry.name
         var size: Int64 = 0
         var limit: Issue?
         var callerError: Error?
-        // A zip's entries are handed on in libarchive's own blocks, not
-        // copied out: a stored entry's bytes as read from the file. (A tar
-        // may hold sparse entries, whose holes only readData fills.)
-        let readEntry: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void = isZip ? reader.readBlocks : reader.readData
+        // Entries are handed on in libarchive's own blocks, not copied out:
+        // a stored zip entry's bytes as read from the file, a tar's as
+        // unpacked, its sparse entries' holes as zeros.
         do {
-            try readEntry { chunk in
-                for (_, hasher) in hashers { hasher.update(chunk) }
+            try reader.readBlocks(holes: !isZip) { chunk in
                 size += Int64(chunk.count)
-                do { try held.take(chunk, size: size) } catch {
+                do { try take(chunk, size) } catch {
                     callerError = error
                     throw CancellationError()
                 }
@@ -618,10 +706,10 @@ package final class BagReader {
         } catch is CancellationError {
             if let callerError { throw callerError }
             try stop(limit!, at: "in \(name)")
-            return nil
+            return .ended(nil)
         } catch let damage as ArchiveReader.EntryDamaged {
             // Only this entry is bad: say so once and read on.
-            return try damaged(entry, inflated: size, damage.description)
+            return .ended(try damaged(entry, inflated: size, damage.description))
         } catch {
             // A zip's directory says where every entry starts, so damage
             // inside one (a deflate stream libarchive gives up on) need
@@ -632,15 +720,14 @@ package final class BagReader {
             if throughDirectory, reopened < 100, let resumed = reopen(past: entries) {
                 reopened += 1
                 archive = resumed
-                return try damaged(entry, inflated: size, "cannot read the entry's data: \(error)")
+                return .ended(try damaged(entry, inflated: size, "cannot read the entry's data: \(error)"))
             }
             try stop(Issue(kind: .truncated, path: name, message: "the archive cannot be read past this entry: \(error)", cause: error as? FileError),
                      at: "in \(name)")
-            return nil
+            return .ended(nil)
         }
         bytesRead += size
-        let digests = Digest.finish(hashers)
-        return File(entry: entry, size: size, digests: digests, data: held.data, head: held.head)
+        return .read(size)
     }
 
     /// The limit an entry passes once `entryBytes` of it are unpacked: its

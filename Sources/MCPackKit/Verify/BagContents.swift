@@ -126,7 +126,7 @@ extension BagContents {
         var payloadRead = false
         var declaredLate = false
         let reader = try BagReader(path, limits: limits, crossCheckZip: true, zipDirectory: directory, checkCRC: !skipsCRC,
-                                   readsStoredByOffset: true) { entry in
+                                   hashesOnWorkers: true) { entry in
             let path = entry.path
             let wanted: Set<DigestAlgorithm>
             if BagNames.isTagFile(path) {

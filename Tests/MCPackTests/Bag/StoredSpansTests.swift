@@ -6,7 +6,7 @@ import Hashing
 import MCPackSchema
 import Testing
 
-/// A zip's stored entries read where they lie (`readsStoredByOffset`, what
+/// A zip's stored entries read where they lie (`hashesOnWorkers`, what
 /// verify reads with) give what libarchive's own read gives: the same
 /// entries, sizes, digests, bytes kept, damage and issues, in the same
 /// order; and an entry whose bytes are not where its headers say is caught.
@@ -60,7 +60,7 @@ import Testing
 
     static func read(_ path: String, byOffset: Bool, checkCRC: Bool) throws -> Read {
         let reader = try BagReader(path, crossCheckZip: true, zipDirectory: ZipBagDirectory(path), checkCRC: checkCRC,
-                                   readsStoredByOffset: byOffset) { keep($0) }
+                                   hashesOnWorkers: byOffset) { keep($0) }
         var files: [String] = []
         while let file = try reader.next() {
             let digests = file.digests.sorted { $0.key < $1.key }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ",")
@@ -140,5 +140,78 @@ import Testing
             #expect(read.bytes < Int64(claimed), "\(byOffset)")
         }
         #expect(try Self.read(archive.path, byOffset: true, checkCRC: false) == Self.read(archive.path, byOffset: false, checkCRC: false))
+    }
+
+    /// A tar's entries, unpacked by libarchive on the reading thread and
+    /// hashed on the workers, give what a read that hashes them itself
+    /// gives: the same files, sizes, digests, bytes kept and issues, in the
+    /// same order; the large entry (past what a worker is handed) among
+    /// them. Cut short, the same again: where the read stopped, and the
+    /// entries before it.
+    @Test(arguments: [ArchiveWriter.Format.tarZst, .tarGz])
+    func aTarsEntriesHashedOnTheWorkersReadAsHashedInLine(format: ArchiveWriter.Format) throws {
+        let folder = try BagReaderTests.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let archive = folder.appendingPathComponent(format == .tarZst ? "t.tar.zst" : "t.tar.gz")
+        ProcessSetUp.done
+        let writer = try ArchiveWriter(path: archive.path, format: format)
+        for (path, data, _) in Self.entries() {
+            try writer.add(path: path, data: data, mtime: Builder.defaultSourceDate, compress: true)
+        }
+        _ = try writer.finish()
+        let inLine = try Self.read(archive.path, byOffset: false, checkCRC: true)
+        #expect(inLine.files.count == 154 && inLine.issues.count == 2, "\(inLine.issues)")
+        #expect(inLine.files.contains { $0.hasPrefix("t/data/large.bin 2500000 sha256=") })
+        #expect(try Self.read(archive.path, byOffset: true, checkCRC: true) == inLine)
+
+        let whole = try Data(contentsOf: archive)
+        try whole.prefix(whole.count * 2 / 3).write(to: archive)
+        let cut = try Self.read(archive.path, byOffset: false, checkCRC: true)
+        #expect(!cut.complete && cut.files.count < inLine.files.count && cut.files.count > 10, "\(cut.files.count)")
+        #expect(Array(inLine.files.prefix(cut.files.count - 1)) == Array(cut.files.prefix(cut.files.count - 1)))
+        #expect(try Self.read(archive.path, byOffset: true, checkCRC: true) == cut)
+    }
+
+    static let gnuTar = (try? MCPackBinary.tool("tar", ["--version"], in: URL(fileURLWithPath: NSTemporaryDirectory())))?.stdout.contains("GNU tar") ?? false
+
+    /// Sparse entries, as GNU tar writes them (its own format and pax's),
+    /// read in libarchive's blocks: their holes, between their data and
+    /// after it, come as zeros, the bytes of the file tar was given; hashed
+    /// on the workers (the small one) or as read (the one over 1 MiB).
+    @Test(.enabled(if: Self.gnuTar, "writing sparse entries needs GNU tar"), arguments: ["gnu", "posix"])
+    func aSparseEntrysHolesReadAsZeros(format: String) throws {
+        let folder = try BagReaderTests.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let top = folder.appendingPathComponent("t")
+        try FileManager.default.createDirectory(at: top.appendingPathComponent("data"), withIntermediateDirectories: true)
+        try Data("BagIt-Version: 1.0\n".utf8).write(to: top.appendingPathComponent("bagit.txt"))
+        var expected: [String: String] = [:]
+        for (name, size, runs) in [("small.bin", 600_000, [0, 300_001]), ("large.bin", 3 << 20, [0, 1 << 20, (2 << 20) + 5])] {
+            var bytes = Data(count: size)
+            let url = top.appendingPathComponent("data/" + name)
+            #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
+            let handle = try FileHandle(forWritingTo: url)
+            for (i, at) in runs.enumerated() {
+                let run = Data(repeating: UInt8(i + 1), count: 5000)
+                bytes.replaceSubrange(at..<at + run.count, with: run)
+                try handle.seek(toOffset: UInt64(at))
+                try handle.write(contentsOf: run)
+            }
+            try handle.truncate(atOffset: UInt64(size))
+            try handle.close()
+            expected["t/data/" + name] = "\(size) sha256=\(Digest.hex(bytes))"
+        }
+        let tar = try MCPackBinary.tool("tar", ["--sparse", "--format=\(format)", "-cf", "t.tar", "t"], in: folder)
+        #expect(tar.status == 0, "\(tar.stdout)")
+        let archive = folder.appendingPathComponent("t.tar")
+        // Stored with its holes left out, or this test tests nothing.
+        #expect(try #require(FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? Int) < 200_000)
+        for onWorkers in [false, true] {
+            let read = try Self.read(archive.path, byOffset: onWorkers, checkCRC: true)
+            #expect(read.issues.isEmpty && read.complete, "\(read.issues)")
+            for (name, sizeAndDigest) in expected {
+                #expect(read.files.contains { $0.hasPrefix("\(name) \(sizeAndDigest) ") }, "\(onWorkers): \(read.files)")
+            }
+        }
     }
 }

@@ -3,15 +3,21 @@ import FileIO
 import Foundation
 import Hashing
 
-/// A zip's stored entries hashed where they lie, on every core, while
-/// `BagReader` walks the headers on its own thread: libarchive reads each
-/// entry's local header (its name, type, method, warnings, as for every
-/// other entry), says where the bytes start, and leaves them unread; a
-/// worker reads them by offset, with their local header in front, which it
-/// checks again (the signature, stored, not encrypted, the data where
-/// libarchive found them), and hashes them. No inflate, no copy beyond the
-/// read, and no CRC-32 unless the reader checks CRCs.
-final class StoredSpans: @unchecked Sendable {
+/// An archive's entries hashed on every core while `BagReader` walks the
+/// archive on its own thread.
+///
+/// A zip's stored entries are hashed where they lie (`Job`): libarchive
+/// reads each entry's local header (its name, type, method, warnings, as
+/// for every other entry), says where the bytes start, and leaves them
+/// unread; a worker reads them by offset, with their local header in
+/// front, which it checks again (the signature, stored, not encrypted, the
+/// data where libarchive found them), and hashes them. No inflate, no copy
+/// beyond the read, and no CRC-32 unless the reader checks CRCs.
+///
+/// The entries libarchive unpacks (a tar's, a zip's deflated ones) are
+/// unpacked on the walking thread, copied out of libarchive's buffer, and
+/// hashed here from that copy (`Unpacked`) while the next is unpacked.
+final class EntryWorkers: @unchecked Sendable {
     /// One entry's bytes to hash: `count` bytes from `dataStart`, whose
     /// local header is at `localHeader` (entry `index` of the directory).
     struct Job {
@@ -24,6 +30,22 @@ final class StoredSpans: @unchecked Sendable {
         var digests: Set<DigestAlgorithm>
         /// The CRC-32 to check the bytes against, when CRCs are checked.
         var crc: UInt32?
+    }
+
+    /// An entry libarchive unpacked, read whole and counted against the
+    /// limits on the walking thread: `bytes` to put through `hashers`
+    /// (made there, so that one that cannot be made fails the read as it
+    /// always did) and to hold as `keep` says.
+    struct Unpacked: @unchecked Sendable {
+        var ticket: Int
+        var bytes: Data
+        var keep: BagReader.Keep.Bytes
+        var hashers: [(DigestAlgorithm, Digest)]
+    }
+
+    private enum Batch {
+        case spans([Job])
+        case unpacked([Unpacked])
     }
 
     enum Outcome {
@@ -60,7 +82,7 @@ final class StoredSpans: @unchecked Sendable {
     }
 
     /// Batches not yet taken by a worker, and whether the workers are to end.
-    private var waiting: [[Job]] = []
+    private var waiting: [Batch] = []
     private var waitingHead = 0
     private var workers = 0
     private var stopped = false
@@ -72,9 +94,19 @@ final class StoredSpans: @unchecked Sendable {
     /// queued behind them.
     func submit(_ jobs: [Job]) {
         guard !jobs.isEmpty else { return }
+        submit(.spans(jobs))
+    }
+
+    /// Hashes `jobs` on a worker, in order.
+    func submit(unpacked jobs: [Unpacked]) {
+        guard !jobs.isEmpty else { return }
+        submit(.unpacked(jobs))
+    }
+
+    private func submit(_ batch: Batch) {
         condition.lock()
         running += 1
-        waiting.append(jobs)
+        waiting.append(batch)
         let start = workers < Self.cores && waiting.count - waitingHead > 0
         if start { workers += 1 }
         condition.broadcast()
@@ -105,15 +137,38 @@ final class StoredSpans: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let jobs = waiting[waitingHead]
+            let batch = waiting[waitingHead]
             waitingHead += 1
             if waitingHead == waiting.count {
                 waiting.removeAll(keepingCapacity: true)
                 waitingHead = 0
             }
             condition.unlock()
-            hashBatch(jobs)
+            switch batch {
+            case .spans(let jobs): hashBatch(jobs)
+            case .unpacked(let jobs): hashUnpacked(jobs)
+            }
         }
+    }
+
+    private func hashUnpacked(_ jobs: [Unpacked]) {
+        var done: [(Int, Outcome)] = []
+        done.reserveCapacity(jobs.count)
+        for job in jobs {
+            var held = Held(BagReader.Keep(job.keep))
+            job.bytes.withUnsafeBytes { bytes in
+                for (_, hasher) in job.hashers { hasher.update(bytes) }
+                // Held throws only what a caller's stream throws; an
+                // unpacked entry has none.
+                try? held.take(bytes, size: Int64(bytes.count))
+            }
+            done.append((job.ticket, .read(digests: Digest.finish(job.hashers), data: held.data, head: held.head)))
+        }
+        condition.lock()
+        for (ticket, outcome) in done { outcomes[ticket] = outcome }
+        running -= 1
+        condition.broadcast()
+        condition.unlock()
     }
 
     private func hashBatch(_ jobs: [Job]) {
