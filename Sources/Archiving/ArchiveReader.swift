@@ -197,7 +197,7 @@ public final class ArchiveReader {
             rawPath: raw, path: ArchiveNames.text(raw),
             fileType: UInt32(archive_entry_filetype(entry)), size: size,
             hardlinkTarget: archive_entry_hardlink(entry).map { String(cString: $0) },
-            warning: status == ARCHIVE_WARN ? archive_error_string(archive).map { String(cString: $0) } ?? "libarchive warned" : nil)
+            warning: status == ARCHIVE_WARN ? libarchiveError(archive) ?? "libarchive warned" : nil)
     }
 
     /// Where the current entry's bytes lie in the file, when they lie there
@@ -250,7 +250,7 @@ public final class ArchiveReader {
             let n = archive_read_data(archive, buffer.baseAddress, buffer.count)
             if n == 0 { return }
             if n == Int(ARCHIVE_WARN) || n == Int(ARCHIVE_FAILED) {
-                throw EntryDamaged(description: archive_error_string(archive).map { String(cString: $0) } ?? "the entry's data is damaged")
+                throw EntryDamaged(description: libarchiveError(archive) ?? "the entry's data is damaged")
             }
             guard n > 0 else { throw failure() }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
@@ -277,7 +277,7 @@ public final class ArchiveReader {
                 return
             }
             if status == ARCHIVE_WARN || status == ARCHIVE_FAILED {
-                throw EntryDamaged(description: archive_error_string(archive).map { String(cString: $0) } ?? "the entry's data is damaged")
+                throw EntryDamaged(description: libarchiveError(archive) ?? "the entry's data is damaged")
             }
             guard status == ARCHIVE_OK else { throw failure() }
             if offset != expected {
@@ -305,7 +305,14 @@ public final class ArchiveReader {
     }
 
     private func failure() -> FileError {
-        let text = archive_error_string(archive).map { String(cString: $0) } ?? "not a readable zip or tar archive"
+        let text = libarchiveError(archive) ?? "not a readable zip or tar archive"
         return FileError(path: path, message: text)
     }
+}
+
+/// What libarchive last said of `archive`, without the line end some of its
+/// messages carry ("ZIP uncompressed data is wrong size (...)\n"), which
+/// left a blank line in verify's report.
+func libarchiveError(_ archive: OpaquePointer) -> String? {
+    archive_error_string(archive).map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
 }

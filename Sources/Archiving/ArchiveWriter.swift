@@ -177,7 +177,7 @@ public final class ArchiveWriter {
     }
 
     private func failure() -> FileError {
-        let text = sink.failure ?? archive_error_string(archive).map { String(cString: $0) } ?? "unknown libarchive error"
+        let text = sink.failure ?? libarchiveError(archive) ?? "unknown libarchive error"
         return FileError(path: path, message: text)
     }
 }

@@ -189,17 +189,27 @@ package final class BagReader {
     /// The bytes of unpacked entries handed to the workers and not yet
     /// handed over.
     private var unpackedHeld: Int64 = 0
+    /// The slabs unpacked entries were copied into, oldest first, each with
+    /// the last ticket put in it; the last is the one being filled, up to
+    /// `slabUsed`. A slab goes back to the workers once its last entry is
+    /// handed over: a worker is done with every entry handed over.
+    private var slabsInUse: [(slab: UnsafeMutableRawBufferPointer, last: Int)] = []
+    private var slabUsed = 0
     private var tickets = 0
+    /// The last ticket sent to the workers.
+    private var sentThrough = 0
     /// Entries read by offset so far (the rest through libarchive).
     package private(set) var readByOffset = 0
     /// Entries handed to the workers at most, and a batch's size.
     private static let window = 1024
     private static let batchLimit: Int64 = 1 << 20
     private static let batchCount = 256
-    /// An unpacked entry up to this size is hashed on a worker, from a copy
-    /// (a larger one here, as it is unpacked, so that none is held whole);
-    /// and unpacked entries' bytes are held up to `unpackedHeldLimit` in all.
-    private static let unpackedLimit: Int64 = 1 << 20
+    /// An unpacked entry up to this size, a slab's, is hashed on a worker,
+    /// from a copy (a larger one here, as it is unpacked, so that none is
+    /// held whole); and unpacked entries' bytes are held up to
+    /// `unpackedHeldLimit` in all (in slabs, any two of which in a row
+    /// hold more than one slab's worth: about twice that at most).
+    private static let unpackedLimit = Int64(EntryWorkers.slabSize)
     private static let unpackedHeldLimit: Int64 = 16 << 20
 
     private enum Queued {
@@ -388,8 +398,13 @@ package final class BagReader {
                         dequeue()
                         hashing -= 1
                         unpackedHeld -= unpacked ?? 0
-                        sendBatch()
-                        return try handOver(entry, size: unpacked ?? entry.size ?? 0, spans.take(ticket))
+                        // Only a batch not yet sent is sent early: sent at
+                        // every hand-over, batches of one entry or two kept
+                        // the workers waking.
+                        if ticket > sentThrough { sendBatch() }
+                        let outcome = spans.take(ticket)
+                        releaseSlabs(through: ticket, spans)
+                        return try handOver(entry, size: unpacked ?? entry.size ?? 0, outcome)
                     }
                 }
             } else if finished {
@@ -427,54 +442,68 @@ package final class BagReader {
                 batchBytes += job.count
                 if batchBytes >= Self.batchLimit || batch.count >= Self.batchCount { sendBatch() }
             } else if keeping.stream == nil, let declared = entry.size, declared <= Self.unpackedLimit {
-                try unpackForWorkers(entry, keeping, declared: declared)
+                try unpackForWorkers(entry, keeping, declared: declared, spans)
             } else if let file = try read(entry, keeping) {
                 queue.append(.file(file))
             }
         }
     }
 
-    /// Unpacks an entry here, into memory, and hands its bytes to a worker
+    /// Unpacks an entry here, into a slab, and hands its bytes to a worker
     /// to hash while the next is unpacked.
-    private func unpackForWorkers(_ entry: Entry, _ keeping: Keep, declared: Int64) throws {
+    private func unpackForWorkers(_ entry: Entry, _ keeping: Keep, declared: Int64, _ spans: EntryWorkers) throws {
         let hashers = try keeping.digests.map { ($0, try Digest($0)) }
-        var bytes = Data()
-        bytes.reserveCapacity(Int(declared))
-        // An entry that turns out larger than the limit is hashed here after
-        // all, as it is read, so that no more than the limit is held.
-        var here: Held?
+        let room = room(for: Int(declared), spans)
+        // Bytes past the size the entry's header declares have no room; they
+        // are counted, not copied. libarchive then calls the entry damaged
+        // in its own words, as for a read in line: a tar's entry holds what
+        // its header says, and a zip's that inflates past it is "wrong size".
         let unpacked = try unpack(entry) { chunk, size in
-            if here == nil, size <= Self.unpackedLimit {
-                bytes.append(contentsOf: chunk)
-                return
-            }
-            if here == nil {
-                here = Held(keeping)
-                let before = Int64(bytes.count)
-                try bytes.withUnsafeBytes { held in
-                    for (_, hasher) in hashers { hasher.update(held) }
-                    try here!.take(held, size: before)
-                }
-                bytes = Data()
-            }
-            for (_, hasher) in hashers { hasher.update(chunk) }
-            try here!.take(chunk, size: size)
+            guard size <= declared else { return }
+            UnsafeMutableRawBufferPointer(rebasing: room[Int(size) - chunk.count..<Int(size)]).copyMemory(from: chunk)
         }
         guard case .read(let size) = unpacked else {
             if case .ended(let file?) = unpacked { queue.append(.file(file)) }
             return
         }
-        if let here {
-            queue.append(.file(File(entry: entry, size: size, digests: Digest.finish(hashers), data: here.data, head: here.head)))
+        guard size <= declared else {
+            queue.append(.file(try damaged(entry, inflated: 0, "unpacks to \(size) bytes, more than the \(declared) its header declares")))
             return
         }
         tickets += 1
+        slabsInUse[slabsInUse.count - 1].last = tickets
+        slabUsed += Int(size)
         queue.append(.hashing(ticket: tickets, entry: entry, unpacked: size))
         hashing += 1
         unpackedHeld += size
-        unpackedBatch.append(EntryWorkers.Unpacked(ticket: tickets, bytes: bytes, keep: keeping.bytes, hashers: hashers))
+        unpackedBatch.append(EntryWorkers.Unpacked(ticket: tickets, bytes: UnsafeRawBufferPointer(rebasing: room[0..<Int(size)]),
+                                                   keep: keeping.bytes, hashers: hashers))
         batchBytes += size
         if batchBytes >= Self.batchLimit || unpackedBatch.count >= Self.batchCount { sendBatch() }
+    }
+
+    /// Room for an unpacked entry of `count` bytes, at most a slab's: the
+    /// rest of the slab being filled, or the start of another.
+    private func room(for count: Int, _ spans: EntryWorkers) -> UnsafeMutableRawBufferPointer {
+        if slabsInUse.isEmpty || slabUsed + count > EntryWorkers.slabSize {
+            slabsInUse.append((spans.slab(), 0))
+            slabUsed = 0
+        }
+        let slab = slabsInUse[slabsInUse.count - 1].slab
+        return UnsafeMutableRawBufferPointer(rebasing: slab[slabUsed..<slabUsed + count])
+    }
+
+    /// Every entry up to `ticket` handed over: the slabs that held only
+    /// those go back to the workers, and the one being filled, if it did,
+    /// is filled again from its start.
+    private func releaseSlabs(through ticket: Int, _ spans: EntryWorkers) {
+        while let oldest = slabsInUse.first, oldest.last <= ticket {
+            if slabsInUse.count == 1 {
+                slabUsed = 0
+                return
+            }
+            spans.recycle(slabsInUse.removeFirst().slab)
+        }
     }
 
     /// The job that reads `entry` by offset, or nil when libarchive is to
@@ -500,6 +529,7 @@ package final class BagReader {
     }
 
     private func sendBatch() {
+        sentThrough = tickets
         spans?.submit(batch)
         spans?.submit(unpacked: unpackedBatch)
         batch.removeAll(keepingCapacity: true)

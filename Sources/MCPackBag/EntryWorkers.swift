@@ -15,8 +15,9 @@ import Hashing
 /// beyond the read, and no CRC-32 unless the reader checks CRCs.
 ///
 /// The entries libarchive unpacks (a tar's, a zip's deflated ones) are
-/// unpacked on the walking thread, copied out of libarchive's buffer, and
-/// hashed here from that copy (`Unpacked`) while the next is unpacked.
+/// unpacked on the walking thread, copied out of libarchive's buffer into
+/// a slab of this class's, and hashed here from that copy (`Unpacked`)
+/// while the next is unpacked.
 final class EntryWorkers: @unchecked Sendable {
     /// One entry's bytes to hash: `count` bytes from `dataStart`, whose
     /// local header is at `localHeader` (entry `index` of the directory).
@@ -33,12 +34,13 @@ final class EntryWorkers: @unchecked Sendable {
     }
 
     /// An entry libarchive unpacked, read whole and counted against the
-    /// limits on the walking thread: `bytes` to put through `hashers`
-    /// (made there, so that one that cannot be made fails the read as it
-    /// always did) and to hold as `keep` says.
+    /// limits on the walking thread: `bytes` (in one of `slab()`'s slabs,
+    /// left alone until the walking thread has taken this entry's outcome)
+    /// to put through `hashers` (made there, so that one that cannot be
+    /// made fails the read as it always did) and to hold as `keep` says.
     struct Unpacked: @unchecked Sendable {
         var ticket: Int
-        var bytes: Data
+        var bytes: UnsafeRawBufferPointer
         var keep: BagReader.Keep.Bytes
         var hashers: [(DigestAlgorithm, Digest)]
     }
@@ -71,6 +73,10 @@ final class EntryWorkers: @unchecked Sendable {
     /// directory points, stored as it says.
     private var checked: [Bool]
     private var buffers: [UnsafeMutableRawBufferPointer] = []
+    /// Every slab made, and those free again: touched only by the walking
+    /// thread, and freed here, after the last worker has let go of this.
+    private var slabs: [UnsafeMutableRawBufferPointer] = []
+    private var freeSlabs: [UnsafeMutableRawBufferPointer] = []
 
     init(_ file: FileReader, entries: Int) {
         self.file = file
@@ -78,8 +84,27 @@ final class EntryWorkers: @unchecked Sendable {
     }
 
     deinit {
-        for buffer in buffers { buffer.deallocate() }
+        for buffer in buffers + slabs { buffer.deallocate() }
     }
+
+    /// Room for unpacked entries, `slabSize` bytes: one used before if one
+    /// was handed back. Copies into slabs reused, not into a fresh block of
+    /// memory an entry, spared the walking thread malloc's time and the
+    /// kernel's clearing of the pages it kept handing back and taking anew.
+    func slab() -> UnsafeMutableRawBufferPointer {
+        if let free = freeSlabs.popLast() { return free }
+        let slab = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.slabSize, alignment: 16)
+        slabs.append(slab)
+        return slab
+    }
+
+    /// A slab none of whose entries a worker is still to hash.
+    func recycle(_ slab: UnsafeMutableRawBufferPointer) {
+        freeSlabs.append(slab)
+    }
+
+    /// The largest entry a slab holds.
+    static let slabSize = 1 << 20
 
     /// Batches not yet taken by a worker, and whether the workers are to end.
     private var waiting: [Batch] = []
@@ -156,59 +181,57 @@ final class EntryWorkers: @unchecked Sendable {
         done.reserveCapacity(jobs.count)
         for job in jobs {
             var held = Held(BagReader.Keep(job.keep))
-            job.bytes.withUnsafeBytes { bytes in
-                for (_, hasher) in job.hashers { hasher.update(bytes) }
-                // Held throws only what a caller's stream throws; an
-                // unpacked entry has none.
-                try? held.take(bytes, size: Int64(bytes.count))
-            }
+            for (_, hasher) in job.hashers { hasher.update(job.bytes) }
+            // Held throws only what a caller's stream throws; an unpacked
+            // entry has none.
+            try? held.take(job.bytes, size: Int64(job.bytes.count))
             done.append((job.ticket, .read(digests: Digest.finish(job.hashers), data: held.data, head: held.head)))
         }
+        deliver(done)
+    }
+
+    /// A batch's outcomes handed back, and the directory entries whose local
+    /// headers it found, and its buffer to the next batch.
+    private func deliver(_ done: [(Int, Outcome)], headers: [Int] = [], buffer: UnsafeMutableRawBufferPointer? = nil) {
         condition.lock()
         for (ticket, outcome) in done { outcomes[ticket] = outcome }
+        for index in headers { checked[index] = true }
+        if let buffer { buffers.append(buffer) }
         running -= 1
         condition.broadcast()
         condition.unlock()
     }
 
     private func hashBatch(_ jobs: [Job]) {
-        do {
-            let buffer = takeBuffer()
-            var done: [(Int, Outcome)] = []
-            var headers: [Int] = []
-            // Entries that lie one after another are read together, in one
-            // read of their whole extent; one too large alone, by itself.
-            var first = 0
-            while first < jobs.count {
-                var last = first
-                var end = jobs[first].dataStart + UInt64(jobs[first].count)
-                // Each entry's header before its data: a hostile directory's
-                // offsets must not make a range run backwards.
-                while last + 1 < jobs.count, jobs[last + 1].localHeader >= end, jobs[last + 1].localHeader < jobs[last + 1].dataStart,
-                      jobs[last + 1].dataStart + UInt64(jobs[last + 1].count) - jobs[first].localHeader <= UInt64(buffer.count) {
-                    last += 1
-                    end = jobs[last].dataStart + UInt64(jobs[last].count)
-                }
-                let start = jobs[first].localHeader
-                let together = last > first && jobs[first].localHeader < jobs[first].dataStart && end - start <= UInt64(buffer.count)
-                    && file.read(at: start, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(end - start)])) == Int(end - start)
-                for job in jobs[first...last] {
-                    let (outcome, headerFound) = together
-                        ? hash(job, in: UnsafeRawBufferPointer(rebasing: buffer[Int(job.localHeader - start)..<Int(job.dataStart - start + UInt64(job.count))]))
-                        : run(job, buffer)
-                    done.append((job.ticket, outcome))
-                    if headerFound { headers.append(job.index) }
-                }
-                first = last + 1
+        let buffer = takeBuffer()
+        var done: [(Int, Outcome)] = []
+        var headers: [Int] = []
+        // Entries that lie one after another are read together, in one
+        // read of their whole extent; one too large alone, by itself.
+        var first = 0
+        while first < jobs.count {
+            var last = first
+            var end = jobs[first].dataStart + UInt64(jobs[first].count)
+            // Each entry's header before its data: a hostile directory's
+            // offsets must not make a range run backwards.
+            while last + 1 < jobs.count, jobs[last + 1].localHeader >= end, jobs[last + 1].localHeader < jobs[last + 1].dataStart,
+                  jobs[last + 1].dataStart + UInt64(jobs[last + 1].count) - jobs[first].localHeader <= UInt64(buffer.count) {
+                last += 1
+                end = jobs[last].dataStart + UInt64(jobs[last].count)
             }
-            condition.lock()
-            for (ticket, outcome) in done { outcomes[ticket] = outcome }
-            for index in headers { checked[index] = true }
-            buffers.append(buffer)
-            running -= 1
-            condition.broadcast()
-            condition.unlock()
+            let start = jobs[first].localHeader
+            let together = last > first && jobs[first].localHeader < jobs[first].dataStart && end - start <= UInt64(buffer.count)
+                && file.read(at: start, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(end - start)])) == Int(end - start)
+            for job in jobs[first...last] {
+                let (outcome, headerFound) = together
+                    ? hash(job, in: UnsafeRawBufferPointer(rebasing: buffer[Int(job.localHeader - start)..<Int(job.dataStart - start + UInt64(job.count))]))
+                    : run(job, buffer)
+                done.append((job.ticket, outcome))
+                if headerFound { headers.append(job.index) }
+            }
+            first = last + 1
         }
+        deliver(done, headers: headers, buffer: buffer)
     }
 
     /// The outcome of `ticket`, once its worker is done.

@@ -214,4 +214,48 @@ import Testing
             }
         }
     }
+
+    /// Deflated entries whose headers declare fewer bytes than they inflate
+    /// to, one past a whole slab: their bytes past the declared size have
+    /// no room in the slab they are copied into, and are not written there.
+    /// The read gives what a read in line gives (libarchive's "wrong size"),
+    /// and the entries beside them in the slab read whole.
+    @Test func anEntryInflatingPastItsDeclaredSizeReadsAsInLine() throws {
+        let folder = try BagReaderTests.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let archive = folder.appendingPathComponent("t.zip")
+        func bytes(_ count: Int, _ seed: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 / 7 &* 31 &+ seed) }) }
+        let lying = [("t/data/a.bin", 30_000, 10_000), ("t/data/c.bin", 3_000_000, 900_000)]
+        var entries: [(String, Data, Bool)] = [("t/bagit.txt", Data("BagIt-Version: 1.0\n".utf8), true)]
+        for (i, (name, size, _)) in lying.enumerated() {
+            entries.append((name, bytes(size, i), true))
+            entries.append(("t/data/b\(i).bin", bytes(5_000, i + 7), true))
+        }
+        try Self.zip(entries, at: archive)
+        var zip = try Data(contentsOf: archive)
+        func put(_ value: UInt32, at offset: Int) {
+            for i in 0..<4 { zip[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(i))) }
+        }
+        for (name, _, declared) in lying {
+            let (entry, _) = try Self.dataStart(of: name, in: zip, path: archive.path)
+            let local = Int(entry.localHeader)
+            if zip[local + 22..<local + 26] != Data(count: 4) { put(UInt32(declared), at: local + 22) }
+            var record = try #require(zip.range(of: Data([0x50, 0x4B, 0x01, 0x02]), in: Int(entry.localHeader)..<zip.count))
+            while zip[record.lowerBound + 46..<record.lowerBound + 46 + name.utf8.count] != Data(name.utf8) {
+                record = try #require(zip.range(of: Data([0x50, 0x4B, 0x01, 0x02]), in: record.upperBound..<zip.count))
+            }
+            put(UInt32(declared), at: record.lowerBound + 24)
+        }
+        try zip.write(to: archive)
+        #expect(ZipDirectory.entries(of: archive.path)?.map(\.size).contains(900_000) == true)
+
+        let inLine = try Self.read(archive.path, byOffset: false, checkCRC: true)
+        for (name, size, declared) in lying {
+            #expect(inLine.files.contains { $0.hasPrefix(name) && !$0.hasSuffix("damage:-") }, "\(inLine.files)")
+            #expect(inLine.issues.contains("damaged \(name): ZIP uncompressed data is wrong size (read \(size), expected \(declared))"),
+                    "\(inLine.issues)")
+        }
+        #expect(inLine.files.filter { $0.hasPrefix("t/data/b") && $0.contains("sha256=") }.count == 2, "\(inLine.files)")
+        #expect(try Self.read(archive.path, byOffset: true, checkCRC: true) == inLine)
+    }
 }
