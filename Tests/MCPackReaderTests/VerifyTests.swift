@@ -59,6 +59,35 @@ import Testing
         #expect(Set(problems.map { "\($0.kind) \($0.path)" }) == ["extra data/document/up", "extra data/to-clauses.json"])
     }
 
+    /// A folder where a listed file should be: a payload file's is missing
+    /// (the listing finds no file there, whatever opening the path does),
+    /// and its folder's file extra; a tag file's cannot be read, in the
+    /// system's words. A file where a listed one's folder should be: the
+    /// files under it missing.
+    @Test func aFolderOrAFileInAListedFilesPlaceIsNamed() async throws {
+        let fixture = try await ReaderFixture.deepZoom.value
+        let copy = try fixture.copy()
+        let manager = FileManager.default
+        let tile = copy.appendingPathComponent("data/document/master_files/8/0_0.jpeg")
+        try manager.removeItem(at: tile)
+        try manager.createDirectory(at: tile, withIntermediateDirectories: false)
+        try Data("x".utf8).write(to: tile.appendingPathComponent("inside"))
+        try manager.removeItem(at: copy.appendingPathComponent("bag-info.txt"))
+        try manager.createDirectory(at: copy.appendingPathComponent("bag-info.txt"), withIntermediateDirectories: false)
+        let level = copy.appendingPathComponent("data/document/master_files/9")
+        let tiles = try manager.contentsOfDirectory(atPath: level.path)
+        try manager.removeItem(at: level)
+        try Data("not a folder".utf8).write(to: level)
+
+        let problems = try KioskBundle(folder: copy).verify()
+        let expected = Set(["missing data/document/master_files/8/0_0.jpeg", "extra data/document/master_files/8/0_0.jpeg/inside", "unreadable bag-info.txt",
+                            "extra data/document/master_files/9"] + tiles.map { "missing data/document/master_files/9/\($0)" })
+        #expect(Set(problems.map { "\($0.kind) \($0.path)" }) == expected)
+        #expect(problems.count == expected.count)
+        #expect(problems.first { $0.path == "bag-info.txt" }?.detail == "cannot be read (Is a directory)", "\(problems)")
+        #expect(problems.first { $0.path == "data/document/master_files/8/0_0.jpeg" }?.detail == "is listed in manifest-sha256.txt but not in the bundle")
+    }
+
     @Test func aManifestEditedToMatchIsCaughtByTheTagManifest() async throws {
         let fixture = try await ReaderFixture.deepZoom.value
         let copy = try fixture.copy()
