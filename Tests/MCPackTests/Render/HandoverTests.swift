@@ -34,8 +34,7 @@ import Testing
         let bag = project.url("test-bundle-1.0.0")
         let files = try FileManager.default.subpathsOfDirectory(atPath: bag.path).filter {
             var folder: ObjCBool = false
-            FileManager.default.fileExists(atPath: bag.appendingPathComponent($0).path, isDirectory: &folder)
-            return !folder.boolValue
+            return FileManager.default.fileExists(atPath: bag.appendingPathComponent($0).path, isDirectory: &folder) && !folder.boolValue
         }
         let page = try String(contentsOf: bag.appendingPathComponent("data/HANDOVER.md"), encoding: .utf8)
         let rows = Self.rows(page)
