@@ -200,6 +200,8 @@ package final class BagReader {
     private var sentThrough = 0
     /// Entries read by offset so far (the rest through libarchive).
     package private(set) var readByOffset = 0
+    /// Entries libarchive unpacked that were hashed on the workers.
+    package private(set) var unpackedOnWorkers = 0
     /// Entries handed to the workers at most, and a batch's size.
     private static let window = 1024
     private static let batchLimit: Int64 = 1 << 20
@@ -441,7 +443,7 @@ package final class BagReader {
                 batch.append(job)
                 batchBytes += job.count
                 if batchBytes >= Self.batchLimit || batch.count >= Self.batchCount { sendBatch() }
-            } else if keeping.stream == nil, let declared = entry.size, declared <= Self.unpackedLimit {
+            } else if keeping.stream == nil, let declared = entry.size, declared >= 0, declared <= Self.unpackedLimit {
                 try unpackForWorkers(entry, keeping, declared: declared, spans)
             } else if let file = try read(entry, keeping) {
                 queue.append(.file(file))
@@ -453,7 +455,12 @@ package final class BagReader {
     /// to hash while the next is unpacked.
     private func unpackForWorkers(_ entry: Entry, _ keeping: Keep, declared: Int64, _ spans: EntryWorkers) throws {
         let hashers = try keeping.digests.map { ($0, try Digest($0)) }
-        let room = room(for: Int(declared), spans)
+        let (room, fresh) = room(for: Int(declared), spans)
+        // A slab taken for an entry that then fails goes straight back:
+        // entries that fail, one after another, must not each hold one.
+        func giveBack() {
+            if let fresh { spans.recycle(fresh) }
+        }
         // Bytes past the size the entry's header declares have no room; they
         // are counted, not copied. libarchive then calls the entry damaged
         // in its own words, as for a read in line: a tar's entry holds what
@@ -463,16 +470,24 @@ package final class BagReader {
             UnsafeMutableRawBufferPointer(rebasing: room[Int(size) - chunk.count..<Int(size)]).copyMemory(from: chunk)
         }
         guard case .read(let size) = unpacked else {
+            giveBack()
             if case .ended(let file?) = unpacked { queue.append(.file(file)) }
             return
         }
         guard size <= declared else {
+            giveBack()
             queue.append(.file(try damaged(entry, inflated: 0, "unpacks to \(size) bytes, more than the \(declared) its header declares")))
             return
         }
         tickets += 1
-        slabsInUse[slabsInUse.count - 1].last = tickets
-        slabUsed += Int(size)
+        unpackedOnWorkers += 1
+        if let fresh {
+            slabsInUse.append((fresh, tickets))
+            slabUsed = Int(size)
+        } else {
+            slabsInUse[slabsInUse.count - 1].last = tickets
+            slabUsed += Int(size)
+        }
         queue.append(.hashing(ticket: tickets, entry: entry, unpacked: size))
         hashing += 1
         unpackedHeld += size
@@ -483,14 +498,14 @@ package final class BagReader {
     }
 
     /// Room for an unpacked entry of `count` bytes, at most a slab's: the
-    /// rest of the slab being filled, or the start of another.
-    private func room(for count: Int, _ spans: EntryWorkers) -> UnsafeMutableRawBufferPointer {
-        if slabsInUse.isEmpty || slabUsed + count > EntryWorkers.slabSize {
-            slabsInUse.append((spans.slab(), 0))
-            slabUsed = 0
+    /// rest of the slab being filled, or the start of a `fresh` one, which
+    /// becomes the one filled only once the entry is read.
+    private func room(for count: Int, _ spans: EntryWorkers) -> (UnsafeMutableRawBufferPointer, fresh: UnsafeMutableRawBufferPointer?) {
+        if let current = slabsInUse.last, slabUsed + count <= EntryWorkers.slabSize {
+            return (UnsafeMutableRawBufferPointer(rebasing: current.slab[slabUsed..<slabUsed + count]), nil)
         }
-        let slab = slabsInUse[slabsInUse.count - 1].slab
-        return UnsafeMutableRawBufferPointer(rebasing: slab[slabUsed..<slabUsed + count])
+        let fresh = spans.slab()
+        return (UnsafeMutableRawBufferPointer(rebasing: fresh[0..<count]), fresh)
     }
 
     /// Every entry up to `ticket` handed over: the slabs that held only

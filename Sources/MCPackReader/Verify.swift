@@ -128,7 +128,9 @@ extension KioskBundle {
                     if digest != check.checksum {
                         batchFound[index] = BundleProblem(kind: .damaged, path: check.path, detail: "its SHA-256 is \(digest), the manifest lists \(check.checksum)")
                     }
-                } catch let failure as ReadFailure where failure.isMissing {
+                } catch let failure as ReadFailure where failure.isMissing && !PathBytes.hasPrefix(check.path, "data/") {
+                    // A payload file's presence is the listing's to say
+                    // (below): a link to nothing is there, unreadable.
                     batchFound[index] = Self.missing(check.path)
                 } catch {
                     batchFound[index] = BundleProblem(kind: .unreadable, path: check.path, detail: "cannot be read (\(error.localizedDescription))")
@@ -309,13 +311,20 @@ struct PayloadFiles: Sendable {
     var unreadable: [String]
 }
 
-/// The payload folder's listing, made on another thread meanwhile.
+/// The payload folder's listing, made on a thread of its own meanwhile,
+/// at the caller's quality of service: the caller waits for it.
 private final class Listing: @unchecked Sendable {
     private let done = DispatchGroup()
     private var files: PayloadFiles?
 
     init(_ make: @escaping @Sendable () -> PayloadFiles) {
-        DispatchQueue.global(qos: .utility).async(group: done) { self.files = make() }
+        done.enter()
+        let thread = Thread { [self] in
+            files = make()
+            done.leave()
+        }
+        thread.qualityOfService = Thread.current.qualityOfService
+        thread.start()
     }
 
     /// The listing, once made.
