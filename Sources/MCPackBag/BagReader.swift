@@ -705,10 +705,7 @@ package final class BagReader {
     private func read(_ entry: Entry, _ keeping: Keep) throws -> File? {
         let hashers = try keeping.digests.map { ($0, try Digest($0)) }
         var held = Held(keeping)
-        switch try unpack(entry, { chunk, size in
-            for (_, hasher) in hashers { hasher.update(chunk) }
-            try held.take(chunk, size: size)
-        }) {
+        switch try unpack(entry, { chunk, size in try held.take(chunk, size: size, hashing: hashers) }) {
         case .ended(let file):
             return file
         case .read(let size):
@@ -1053,9 +1050,8 @@ package final class BagReader {
         var size: Int64 = 0
         do {
             _ = try FileChunks.read(regular: full, through: buffer) { chunk in
-                for (_, hasher) in hashers { hasher.update(chunk) }
                 size += Int64(chunk.count)
-                try held.take(chunk, size: size)
+                try held.take(chunk, size: size, hashing: hashers)
             }
         } catch let error as FileError where error.path == full {
             // Why the file itself could not be read (no permission, not a
@@ -1204,5 +1200,12 @@ struct Held {
             head!.append(contentsOf: chunk.prefix(limit - kept))
         }
         try stream?(chunk)
+    }
+
+    /// `chunk` put through `hashers`, then taken as above: what every read
+    /// of an entry does with each chunk.
+    package mutating func take(_ chunk: UnsafeRawBufferPointer, size: Int64, hashing hashers: [(DigestAlgorithm, Digest)]) throws {
+        for (_, hasher) in hashers { hasher.update(chunk) }
+        try take(chunk, size: size)
     }
 }

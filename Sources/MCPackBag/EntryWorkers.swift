@@ -181,10 +181,9 @@ final class EntryWorkers: @unchecked Sendable {
         done.reserveCapacity(jobs.count)
         for job in jobs {
             var held = Held(BagReader.Keep(job.keep))
-            for (_, hasher) in job.hashers { hasher.update(job.bytes) }
             // Held throws only what a caller's stream throws; an unpacked
             // entry has none.
-            try? held.take(job.bytes, size: Int64(job.bytes.count))
+            try? held.take(job.bytes, size: Int64(job.bytes.count), hashing: job.hashers)
             done.append((job.ticket, .read(digests: Digest.finish(job.hashers), data: held.data, head: held.head)))
         }
         deliver(done)
@@ -318,10 +317,9 @@ final class EntryWorkers: @unchecked Sendable {
         var crc = CRC32()
         var size: Int64 = 0
         func take(_ chunk: UnsafeRawBufferPointer) {
-            for (_, hasher) in hashers { hasher.update(chunk) }
             if job.crc != nil { crc.update(chunk) }
             size += Int64(chunk.count)
-            try? held.take(chunk, size: size)
+            try? held.take(chunk, size: size, hashing: hashers)
         }
         take(UnsafeRawBufferPointer(rebasing: buffer[Int(job.dataStart - job.localHeader)..<first]))
         var position = job.localHeader + UInt64(first)
