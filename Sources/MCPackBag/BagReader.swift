@@ -958,7 +958,9 @@ package final class BagReader {
             case .notUTF8:
                 try report(Issue(kind: .notUTF8, path: relative, message: "the name is not valid UTF-8"))
             case .regular:
-                if listing && relative.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                // A control character is one byte of UTF-8, and no byte of
+                // another character is below 0x80: the bytes tell it faster.
+                if listing && relative.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
                     try report(Issue(kind: .unsafeName(.controlCharacters), path: relative, message: BagPath.Unsafe.controlCharacters.message))
                 } else {
                     listed.append((relative, entry.size))
@@ -966,23 +968,23 @@ package final class BagReader {
             }
         }
         if let only {
-            for relative in only where BagPath.isPlain(relative) {
+            for relative in only.sorted(by: { $0.precedesInUTF8Order($1) }) where BagPath.isPlain(relative) {
                 if let entry = FileSystem.entry(relative, under: base) { try look(entry, listing: false) }
             }
         } else {
-            for entry in FileSystem.entries(under: base) { try look(entry, listing: true) }
+            for entry in FileSystem.entriesInOrder(under: base) { try look(entry, listing: true) }
         }
         if listed.count > limits.maxEntries {
             try stop(Issue(kind: .tooManyEntries, path: URL(fileURLWithPath: path).lastPathComponent, message: "more than \(limits.maxEntries) files (see --max-entries)"),
                      at: nil)
             return
         }
-        // Whether each path is a tag file is told once, not at every
-        // comparison (Foundation's contains("/") searches as text does).
+        // The tag files first, then the rest, each in the byte order of
+        // their paths: the order listed, the tag files taken out of it.
+        // (Foundation's contains("/") searches as text does.)
         let slash = UInt8(ascii: "/")
-        folderPaths = listed.map { (tag: !$0.0.utf8.contains(slash), file: $0) }.sorted { a, b in
-            a.tag != b.tag ? a.tag : a.file.0.precedesInUTF8Order(b.file.0)
-        }.map(\.file)
+        let inPayload = listed.map { $0.0.utf8.contains(slash) }
+        folderPaths = listed.indices.filter { !inPayload[$0] }.map { listed[$0] } + listed.indices.filter { inPayload[$0] }.map { listed[$0] }
     }
 
     /// Files are read on every core (hashing a folder's 2 GB on one was

@@ -200,10 +200,40 @@ import Testing
             "a.txt regular 3", "b/c/d.bin regular 1000", "b/to-folder symbolicLink 0", "bad\\xFF notUTF8 0", "dir\\xC3 notUTF8 0", "pipe other 0",
             "to-file symbolicLink 0", "é.txt regular 0",
         ])
+        // The same, in order (the list above is in the byte order of its UTF-8).
+        #expect(FileSystem.entriesInOrder(under: folder.url.path).compactMap(described) == [
+            "a.txt regular 3", "b/c/d.bin regular 1000", "b/to-folder symbolicLink 0", "bad\\xFF notUTF8 0", "dir\\xC3 notUTF8 0", "pipe other 0",
+            "to-file symbolicLink 0", "é.txt regular 0",
+        ])
         #expect(described(FileSystem.entry("b/c/d.bin", under: folder.url.path)) == "b/c/d.bin regular 1000")
         #expect(FileSystem.entry("b", under: folder.url.path) == nil)
         #expect(FileSystem.entry("missing", under: folder.url.path) == nil)
         #expect(FileSystem.entries(under: folder.path("missing")).isEmpty)
+    }
+
+    @Test func entriesInOrderAreInTheByteOrderOfTheirPaths() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // A folder sorts as its name and "/": "a-b" ("-") and "a.txt" (".")
+        // before the folder a's files, "a0" ("0") after them.
+        var made = ["Z", "a-b", "a.txt", "a/x", "a/y/z", "a0", "b/a", "é"]
+        // More files in one folder than one thread is asked to lstat, each
+        // of its own size, so that a size given to another name shows.
+        made += (0..<700).map { "many/f\($0)" }
+        for name in made {
+            let url = folder.url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(repeating: 1, count: name.hasPrefix("many/f") ? Int(name.dropFirst("many/f".count))! : 1).write(to: url)
+        }
+        let listed = FileSystem.entriesInOrder(under: folder.url.path)
+        #expect(listed.map(\.path) == made.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(listed.prefix(7).map(\.path) == ["Z", "a-b", "a.txt", "a/x", "a/y/z", "a0", "b/a"])
+        #expect(listed.last?.path == "é")
+        let wrongSizes = listed.filter { $0.path.hasPrefix("many/f") && $0.size != Int64($0.path.dropFirst("many/f".count))! }
+        #expect(wrongSizes.isEmpty)
+        // The same entries as the unordered listing.
+        #expect(Set(listed.map(\.path)) == Set(FileSystem.entries(under: folder.url.path).map(\.path)))
+        #expect(FileSystem.entriesInOrder(under: folder.path("missing")).isEmpty)
     }
 
     @Test func aSilentAgentTimesOutNamingItsSocket() throws {

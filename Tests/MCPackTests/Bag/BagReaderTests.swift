@@ -155,6 +155,30 @@ import Testing
         #expect(mostAhead <= 49, "keep was asked \(mostAhead) files ahead")
     }
 
+    /// A folder's tag files come first, then its payload in the byte order
+    /// of the paths (a folder where its name and "/" sort), whole or `only`
+    /// some of it.
+    @Test func aFoldersTagFilesComeFirstThenItsPayloadInByteOrder() throws {
+        let (folder, bag) = try Self.bagFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let payload = ["data/Z.txt", "data/a-b.txt", "data/a.txt", "data/a/b.txt", "data/a/c/d.txt", "data/a0.txt", "data/é.txt"]
+        for name in ["manifest-sha256.txt", "bag-info.txt"] + payload.reversed() {
+            let url = bag.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(name.utf8).write(to: url)
+        }
+        func handedOver(only: Set<String>? = nil) throws -> [String] {
+            let reader = try BagReader(bag.path, only: only) { _ in BagReader.Keep(.digestsOnly, digests: [.sha256]) }
+            var paths: [String] = []
+            while let file = try reader.next() { paths.append(file.entry.path) }
+            #expect(reader.issues.isEmpty)
+            return paths
+        }
+        #expect(try handedOver() == ["bag-info.txt", "bagit.txt", "manifest-sha256.txt"] + payload)
+        #expect(try handedOver(only: ["data/é.txt", "manifest-sha256.txt", "data/a/b.txt", "data/a-b.txt"])
+            == ["manifest-sha256.txt", "data/a-b.txt", "data/a/b.txt", "data/é.txt"])
+    }
+
     /// A file swapped for a FIFO after the listing and before its read is
     /// refused, and said why, where opening it waited for ever.
     @Test func aFileSwappedForAFIFOBeforeItsReadIsRefused() throws {
