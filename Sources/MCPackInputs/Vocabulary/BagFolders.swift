@@ -38,11 +38,13 @@ package struct BagFolders: Sendable {
     private var table: [Name: Folder] = [:]
     /// How many files were added.
     package private(set) var count = 0
-    /// The folder of the path added last.
+    /// The folder of the path added last, and where it is in `table`.
     private var current = Name(text: "")
+    private var currentIndex: [Name: Folder].Index
 
     package init() {
         table[Name(text: "")] = Folder()
+        currentIndex = table.startIndex
     }
 
     package init<Paths: Sequence<String>>(_ paths: Paths) {
@@ -63,8 +65,10 @@ package struct BagFolders: Sendable {
         if !same {
             current = Self.parent(of: path)
             register(current)
+            // Found once a folder, not hashed and looked up for each file.
+            currentIndex = table.index(forKey: current)!
         }
-        table[current]?.files.append(path)
+        table.values[currentIndex].files.append(path)
         count += 1
     }
 
