@@ -947,7 +947,12 @@ package final class BagReader {
 
     private func listFolder() throws {
         let base = folderBase
+        // The tag files first, then the rest, each in the byte order of
+        // their paths, as listed. (Foundation's contains("/") searches as
+        // text does.)
+        var tags: [(String, Int64)] = []
         var listed: [(String, Int64)] = []
+        let slash = UInt8(ascii: "/")
         func look(_ entry: FileSystem.Entry, listing: Bool) throws {
             let relative = entry.path
             switch entry.kind {
@@ -962,8 +967,10 @@ package final class BagReader {
                 // another character is below 0x80: the bytes tell it faster.
                 if listing && relative.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
                     try report(Issue(kind: .unsafeName(.controlCharacters), path: relative, message: BagPath.Unsafe.controlCharacters.message))
-                } else {
+                } else if relative.utf8.contains(slash) {
                     listed.append((relative, entry.size))
+                } else {
+                    tags.append((relative, entry.size))
                 }
             }
         }
@@ -974,17 +981,12 @@ package final class BagReader {
         } else {
             for entry in FileSystem.entriesInOrder(under: base) { try look(entry, listing: true) }
         }
-        if listed.count > limits.maxEntries {
+        if tags.count + listed.count > limits.maxEntries {
             try stop(Issue(kind: .tooManyEntries, path: URL(fileURLWithPath: path).lastPathComponent, message: "more than \(limits.maxEntries) files (see --max-entries)"),
                      at: nil)
             return
         }
-        // The tag files first, then the rest, each in the byte order of
-        // their paths: the order listed, the tag files taken out of it.
-        // (Foundation's contains("/") searches as text does.)
-        let slash = UInt8(ascii: "/")
-        let inPayload = listed.map { $0.0.utf8.contains(slash) }
-        folderPaths = listed.indices.filter { !inPayload[$0] }.map { listed[$0] } + listed.indices.filter { inPayload[$0] }.map { listed[$0] }
+        folderPaths = tags + listed
     }
 
     /// Files are read on every core (hashing a folder's 2 GB on one was

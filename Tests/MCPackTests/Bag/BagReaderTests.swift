@@ -177,6 +177,16 @@ import Testing
         #expect(try handedOver() == ["bag-info.txt", "bagit.txt", "manifest-sha256.txt"] + payload)
         #expect(try handedOver(only: ["data/é.txt", "manifest-sha256.txt", "data/a/b.txt", "data/a-b.txt"])
             == ["manifest-sha256.txt", "data/a-b.txt", "data/a/b.txt", "data/é.txt"])
+
+        // Its tag files and payload files together are counted against the
+        // limit, before any is read.
+        for (limit, read) in [(10, 10), (9, 0)] {
+            var limits = BagLimits()
+            limits.maxEntries = limit
+            let (files, reader) = try Self.readAll(bag.path, limits: limits)
+            #expect(files.count == read, "limit \(limit)")
+            #expect(reader.issues.map(\.kind) == (read == 0 ? [.tooManyEntries] : []), "limit \(limit)")
+        }
     }
 
     /// A file swapped for a FIFO after the listing and before its read is
