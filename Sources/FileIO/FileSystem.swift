@@ -34,19 +34,19 @@ public enum FileSystem {
     /// directory entry: a stat for each of 17,000 tiles cost a quarter of a
     /// second of a cold build.
     public static func regularFiles(under root: URL) throws -> [String] {
-        var files: [String] = []
-        try walk(root.path, cannotList: { throw FileError(path: $0, message: "cannot list: \(lastSystemMessage())") }) { prefix, name, record, folder in
-            var type = record.pointee.d_type
-            if type == UInt8(DT_UNKNOWN) {
-                // Some file systems do not say; ask.
-                var info = stat()
-                guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
-                type = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : 0
+        try walk(root.path, inOrder: true, cannotList: { throw FileError(path: $0, message: "cannot list: \(lastSystemMessage())") }) { prefix, records, folder in
+            records.compactMap { record -> (key: String, found: Found<String>)? in
+                var type = record.type
+                if type == UInt8(DT_UNKNOWN) {
+                    // Some file systems do not say; ask.
+                    var info = stat()
+                    guard fstatat(folder, record.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+                    type = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : 0
+                }
+                if type == UInt8(DT_DIR) { return (record.name + "/", .folder) }
+                return type == UInt8(DT_REG) ? (record.name, .item(prefix + record.name)) : nil
             }
-            if type == UInt8(DT_REG) { files.append(prefix + name) }
-            return type == UInt8(DT_DIR)
         }
-        return files.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// What a folder holds besides folders, as lstat(2) tells it: a link is
@@ -83,79 +83,37 @@ public enum FileSystem {
     /// file's owner): readdir's types, and an lstat of each entry that is
     /// not a folder.
     public static func entries(under root: String) -> [Entry] {
-        list(root, inOrder: false)
+        walk(root, inOrder: false, cannotList: { _ in }, entries)
     }
 
     /// The same entries in the byte order of their paths' UTF-8 (what
-    /// `sort` gives with LC_ALL=C), without sorting them all: each folder's
-    /// names are sorted as its records are read, a folder's as its name
-    /// followed by "/" (where every path under it sorts), and its entries
-    /// are listed in its place.
+    /// `sort` gives with LC_ALL=C).
     public static func entriesInOrder(under root: String) -> [Entry] {
-        list(root, inOrder: true)
+        walk(root, inOrder: true, cannotList: { _ in }, entries)
     }
 
-    /// One folder is open at a time; the walk keeps its own stack, not the
-    /// thread's, however deep the folders.
-    private static func list(_ root: String, inOrder: Bool) -> [Entry] {
-        var entries: [Entry] = []
-        // Each folder being listed: its path from the root ("" or ending in
-        // "/") and what it holds that is still to be listed.
-        var pending: [(prefix: String, rest: ArraySlice<(key: String, found: Found)>)] = []
-        func read(_ prefix: String) {
-            var found = records(in: prefix.isEmpty ? root : root + "/" + prefix.dropLast(), prefix: prefix)
-            if inOrder { found.sort { precedesInUTF8Order($0.key, $1.key) } }
-            pending.append((prefix, found[...]))
-        }
-        read("")
-        folders: while let (prefix, unlisted) = pending.popLast() {
-            var rest = unlisted
-            while let (key, found) = rest.popFirst() {
-                switch found {
-                case .entry(let entry): entries.append(entry)
-                case .folder:
-                    pending.append((prefix, rest))
-                    read(prefix + key)
-                    continue folders
-                }
-            }
-        }
-        return entries
-    }
-
-    /// What a folder's record is: an entry to list, or a folder to walk into.
-    private enum Found {
-        case entry(Entry)
-        case folder
-    }
-
-    /// What the folder at `path` (at `prefix` from the root) holds, each
-    /// with the name it sorts by among the folder's (a folder's ends in
-    /// "/"); nothing when it cannot be opened, and nothing for a name gone
-    /// since it was listed. Each entry not a folder is asked of the folder
+    /// What a folder (at `prefix` from the root) holds besides folders, as
+    /// `entries` lists it. Each entry not a folder is asked of the folder
     /// by lstat, not by its path from the root (the kernel looks up one
     /// name, not every folder's), and a folder of many is asked on every
-    /// core: those calls were most of listing a bag's 17,000 tiles.
-    private static func records(in path: String, prefix: String) -> [(key: String, found: Found)] {
-        guard let folder = opendir(path) else { return [] }
-        defer { closedir(folder) }
-        var found: [(key: String, found: Found)] = []
+    /// core: those calls were most of listing a bag's 17,000 tiles. Nothing
+    /// for a name gone since it was listed.
+    private static func entries(_ prefix: String, _ records: [Record], _ folder: Int32) -> [(key: String, found: Found<Entry>)] {
+        var found: [(key: String, found: Found<Entry>)] = []
         var asked: [String] = []
-        while let record = readdir(folder) {
-            guard let name = name(of: record) else { continue }
-            if let shown = undecodable(record, read: name) {
-                found.append((shown, .entry(Entry(path: prefix + shown, kind: .notUTF8, size: 0))))
-            } else if record.pointee.d_type == UInt8(DT_DIR) {
-                found.append((name + "/", .folder))
+        for record in records {
+            if let shown = record.shown {
+                found.append((shown, .item(Entry(path: prefix + shown, kind: .notUTF8, size: 0))))
+            } else if record.type == UInt8(DT_DIR) {
+                found.append((record.name + "/", .folder))
             } else {
-                asked.append(name)
+                asked.append(record.name)
             }
         }
-        let answers = lstatAll(asked, in: dirfd(folder))
-        for (name, info) in zip(asked, answers) {
+        for (name, info) in zip(asked, lstatAll(asked, in: folder)) {
             guard let info else { continue }
             if let entry = entry(prefix + name, info) {
-                found.append((name, .entry(entry)))
+                found.append((name, .item(entry)))
             } else {
                 found.append((name + "/", .folder))
             }
@@ -213,26 +171,69 @@ public enum FileSystem {
         return (compared ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
-    /// Every record under `root` but "." and "..", folder by folder: `visit`
-    /// gets its folder's path from `root` ("" or ending in "/"), its name,
-    /// the record and its folder's descriptor, and says whether to walk
-    /// into it. A folder that cannot
-    /// be opened goes to `cannotList`, by its path.
-    private static func walk(_ root: String, cannotList: (String) throws -> Void,
-                             _ visit: (_ prefix: String, _ name: String, _ record: UnsafeMutablePointer<dirent>, _ folder: Int32) throws -> Bool) rethrows {
-        var pending = [""]
-        while let prefix = pending.popLast() {
-            let path = prefix.isEmpty ? root : root + "/" + prefix.dropLast()
-            guard let folder = opendir(path) else {
-                try cannotList(path)
-                continue
+    /// A folder's record as readdir gave it: its name (repaired, when not
+    /// UTF-8), its type, and for a name that is not UTF-8, how it is shown.
+    private struct Record {
+        let name: String
+        let type: UInt8
+        let shown: String?
+    }
+
+    /// What a folder holds: an item to list, or a folder to walk into.
+    private enum Found<Item> {
+        case item(Item)
+        case folder
+    }
+
+    /// The items under `root`, folder by folder: `classify` gets each
+    /// folder's records but "." and ".." (with its path from `root`, "" or
+    /// ending in "/", and its open descriptor) and says what each is, with
+    /// the name it sorts by among the folder's (a folder's ends in "/",
+    /// where every path under it sorts). `inOrder`: each folder's are
+    /// sorted as it is read and a folder's items are given in its place, so
+    /// that all come in the byte order of their paths' UTF-8 with no sort
+    /// of them all. A folder that cannot be opened goes to `cannotList`, by
+    /// its path. One folder is open at a time; the walk keeps its own
+    /// stack, not the thread's, however deep the folders.
+    private static func walk<Item>(_ root: String, inOrder: Bool, cannotList: (String) throws -> Void,
+                                   _ classify: (_ prefix: String, _ records: [Record], _ folder: Int32) throws -> [(key: String, found: Found<Item>)]) rethrows -> [Item] {
+        var items: [Item] = []
+        // Each folder being listed, by its path from the root, and what it
+        // holds that is still to be listed; and the folder to read next.
+        var pending: [(prefix: String, rest: ArraySlice<(key: String, found: Found<Item>)>)] = []
+        var next: String? = ""
+        while true {
+            if let prefix = next {
+                next = nil
+                let path = prefix.isEmpty ? root : root + "/" + prefix.dropLast()
+                if let folder = opendir(path) {
+                    defer { closedir(folder) }
+                    var records: [Record] = []
+                    while let record = readdir(folder) {
+                        guard let name = name(of: record) else { continue }
+                        records.append(Record(name: name, type: record.pointee.d_type, shown: undecodable(record, read: name)))
+                    }
+                    var found = try classify(prefix, records, dirfd(folder))
+                    if inOrder { found.sort { precedesInUTF8Order($0.key, $1.key) } }
+                    pending.append((prefix, found[...]))
+                } else {
+                    try cannotList(path)
+                }
             }
-            defer { closedir(folder) }
-            while let record = readdir(folder) {
-                guard let name = name(of: record) else { continue }
-                if try visit(prefix, name, record, dirfd(folder)) { pending.append(prefix + name + "/") }
+            guard let (prefix, unlisted) = pending.popLast() else { break }
+            var rest = unlisted
+            while let (key, found) = rest.popFirst() {
+                if case .item(let item) = found {
+                    items.append(item)
+                } else {
+                    // Its folder's rest after it, once the folder is listed.
+                    pending.append((prefix, rest))
+                    next = prefix + key
+                    break
+                }
             }
         }
+        return items
     }
 
     /// The entry at `relative` under `root`; nil for a folder or nothing.
