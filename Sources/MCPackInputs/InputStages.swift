@@ -42,8 +42,14 @@ extension BundleInput {
 
     /// The facts this input's record in `bundleJSON` gives.
     package static func recordFacts(_ bundleJSON: Data) -> [any InputFact] {
-        guard let record = try? record(in: bundleJSON) else { return [] }
-        return facts(from: record)
+        recordAndFacts(bundleJSON)?.facts ?? []
+    }
+
+    /// This input's record in `bundleJSON` and the facts it gives; nil when
+    /// there is none or it is not in the shape this input writes.
+    package static func recordAndFacts(_ bundleJSON: Data) -> (record: Record, facts: [any InputFact])? {
+        guard let record = try? record(in: bundleJSON) else { return nil }
+        return (record, facts(from: record))
     }
 
     package static func runVerify(_ bag: BagView) -> [Problem] {

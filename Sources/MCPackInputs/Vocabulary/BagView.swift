@@ -22,6 +22,10 @@ package struct BagView {
     /// Where reading stopped before the end, when it did.
     package let stoppedAt: String?
 
+    /// Each input's record in bundle.json, decoded once for every rule
+    /// that asks (each decode parses the whole file).
+    private let records: [ObjectIdentifier: any Sendable]
+
     /// `folders`, `finderFiles`: the same paths by folder, and whether any
     /// is Finder's own, when the reader found that as it read them.
     package init(files: [String: BagFile], stoppedAt: String?, folders: BagFolders? = nil, finderFiles: Bool? = nil) {
@@ -29,7 +33,17 @@ package struct BagView {
         self.files = finder ? files.filter { !BagNames.isFinderMetadata($0.key) } : files
         self.folders = !finder ? folders ?? BagFolders(files.keys) : BagFolders(self.files.keys)
         self.stoppedAt = stoppedAt
-        facts = Inputs.facts(fromBundleJSON: files[BundleJSON.path]?.data)
+        var records: [ObjectIdentifier: any Sendable] = [:]
+        var facts: [any InputFact] = []
+        if let data = files[BundleJSON.path]?.data {
+            for input in Inputs.all {
+                guard let (record, published) = input.recordAndFacts(data) else { continue }
+                records[ObjectIdentifier(input)] = record
+                facts += published
+            }
+        }
+        self.records = records
+        self.facts = facts
     }
 
     /// A fact an input's record gives, gathered as a check would.
@@ -38,8 +52,7 @@ package struct BagView {
     /// The record bundle.json holds for `input`, or nil when there is none
     /// or it is not in the shape that input writes.
     package func record<I: BundleInput>(of input: I.Type) -> I.Record? {
-        guard let data = files["data/bundle.json"]?.data else { return nil }
-        return try? I.record(in: data)
+        records[ObjectIdentifier(input)] as? I.Record
     }
 
     /// A JSON file of the bag decoded as `type`; a file that is not JSON,

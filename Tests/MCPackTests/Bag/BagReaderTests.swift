@@ -155,6 +155,20 @@ import Testing
         #expect(mostAhead <= 49, "keep was asked \(mostAhead) files ahead")
     }
 
+    /// A zip's names as read, compared with its central directory's: the
+    /// same names in the same order pass, and so do the same in another
+    /// order; a name of the same length with one byte changed is said both
+    /// ways (read, not named by the directory; named, not read).
+    @Test func namesReadAreComparedWithTheCentralDirectoryByEveryByte() {
+        let names: [[UInt8]] = [Array("bag/bagit.txt".utf8), Array("bag/data/a.txt".utf8), []]
+        #expect(BagReader.directoryMismatches(streamed: names, directory: names).isEmpty)
+        #expect(BagReader.directoryMismatches(streamed: names.reversed(), directory: names).isEmpty)
+        var changed = names
+        changed[1][9] = UInt8(ascii: "b")
+        let found = BagReader.directoryMismatches(streamed: changed, directory: names).map { $0.0 }
+        #expect(found == ["bag/data/b.txt", "bag/data/a.txt"])
+    }
+
     /// A folder's tag files come first, then its payload in the byte order
     /// of the paths (a folder where its name and "/" sort), whole or `only`
     /// some of it.
