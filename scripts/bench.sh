@@ -23,7 +23,9 @@
 #                   vs  its floor (mcpack-verify-floor: every digest verify must
 #                   compute, over the same bytes, on every core), sha256sum -c
 #                   on the unpacked bag, zstd -d of the tar.zst, and bagit.py
-#                   --validate --processes 2
+#                   --validate --processes 2; and the start-up alone of
+#                   mcpack, of the floor and of an empty program linked with
+#                   libvips
 #   diff            mcpack diff  vs  diff -rq on the unpacked trees (and
 #                   diffoscope, if installed) for two versions differing by
 #                   one clause and a retouched tenth of the master's width;
@@ -307,6 +309,22 @@ PY
 
 # --- verify: against its floor ----------------------------------------------
 
+# empty_with_libvips: $run/empty-with-libvips, an empty C program linked
+# with libvips, when there is a C compiler. What any program linked with
+# libvips pays at start, before its first line: the loader maps the
+# hundred-odd libraries libvips pulls in and binds their symbols. It is
+# diff's floor, and beside verify's (not mcpack's own work).
+empty_with_libvips() {
+  local cc
+  cc=$(command -v cc || command -v clang || true)
+  if [ -n "$cc" ]; then
+    # shellcheck disable=SC2046  # pkg-config's flags are words
+    printf 'int main(void) { return 0; }\n' | "$cc" -x c - -o "$run/empty-with-libvips" -Wl,--no-as-needed $(pkg-config --libs vips)
+  else
+    say "no C compiler (cc, clang): the start-up of an empty program linked with libvips is left out"
+  fi
+}
+
 # bench_verify ZIP BAG: mcpack verify of ZIP, of the same bag as a tar.zst
 # (built from $project with format = "tar.zst") and of BAG (ZIP unpacked),
 # and MCPackReader's verify of BAG, timed in rounds of hyperfine beside their
@@ -335,6 +353,11 @@ bench_verify() {
   "$cache/mcpack-verify-floor" "$bag" >"$logs/verify-floor-folder.json"
   "$cache/mcpack-reader-bench" "$bag" >"$logs/reader.json" || die "mcpack-reader-bench found problems or failed; see $logs/reader.json"
   printf '%s %s\n' "$(wc -c <"$zip" | tr -d ' ')" "$(wc -c <"$tarzst" | tr -d ' ')" >"$logs/verify-sizes.txt"
+  # Start-up alone: mcpack's, and the floor's over a folder of one small file.
+  mkdir -p "$run/one-file" && printf 'x\n' >"$run/one-file/x"
+  local startup=(-n "start-up, mcpack --version" "'$mcpack_bin' --version"
+                 -n "start-up, floor" "'$cache/mcpack-verify-floor' '$run/one-file'")
+  [ -x "$run/empty-with-libvips" ] && startup+=(-n "start-up, an empty program linked with libvips" "'$run/empty-with-libvips'")
   cut -d' ' -f1-3 /proc/loadavg >"$logs/verify-load.txt"
   # In rounds, each command's runs spread over the whole sitting: a
   # machine's speed drifts over minutes, and run back to back, a command and
@@ -351,7 +374,8 @@ bench_verify() {
       -n "floor, unpacked folder" "'$cache/mcpack-verify-floor' '$bag'" \
       -n "sha256sum -c" "cd '$bag' && sha256sum --quiet -c manifest-sha256.txt" \
       -n "zstd -d" "zstd -q -d -c '$tarzst' >/dev/null" \
-      -n "bagit.py --validate --processes 2" "bagit.py --validate --processes 2 '$bag'"
+      -n "bagit.py --validate --processes 2" "bagit.py --validate --processes 2 '$bag'" \
+      "${startup[@]}"
   done
   cut -d' ' -f1-3 /proc/loadavg >>"$logs/verify-load.txt"
   pool_rounds verify "$rounds"
@@ -426,8 +450,11 @@ rows = [
     ("MCPackReader verify, unpacked folder", "floor, unpacked folder", 1.5), ("MCPackReader verify, unpacked folder", "sha256sum -c", None),
     ("mcpack verify, zip", "bagit.py --validate --processes 2", 0.3),
     ("floor, zip", "sha256sum -c", None), ("floor, unpacked folder", "sha256sum -c", None),
+    ("start-up, mcpack --version", "start-up, floor", None),
+    ("start-up, an empty program linked with libvips", "start-up, floor", None),
 ]
 for a, b, target in rows:
+    if a not in runs: continue
     ratio = med(a) / med(b)
     met = "" if target is None else ("yes" if ratio <= target else "**no**")
     print(f"| {a} | {secs(med(a))} | {b} | {secs(med(b))} | {ratio:.2f} | {'' if target is None else f'<= {target}'} | {met} | {cpu(a) / cpu(b):.2f} |")
@@ -447,6 +474,10 @@ core); `zstd -d` decompresses the tar.zst to /dev/null (one core). MCPackReader'
 process (the verify, then the tiles' sizes, which take microseconds). The last column is the ratio of CPU time (user and
 system, hyperfine's means), which a machine shared with other work changes less than wall time; its own figure: {secs(reader['verifySeconds'])}
 for the verify, at a peak resident memory of {reader['peakRSSKiB'] / 1024:.0f} MB for the whole process.
+The start-up rows time each program's start and end alone: `mcpack --version`, the floor over a folder of one
+small file, and an empty C program linked with libvips (the libraries the loader maps and binds before any program
+that links libvips runs its first line; the floor does not link libvips). Every mcpack verify pays mcpack's
+start-up, on one core, before it reads a byte.
 """.split()) + "\n")
 print(open(f"{logs}/verify.md").read())
 PY
@@ -479,6 +510,7 @@ if [ "$only" = verify ]; then
   bash -c "$(build --output out)" >"$logs/verify-zip-build.out" 2>&1 || die "the zip build failed; see $logs/verify-zip-build.out"
   archive=$(echo "$project"/out/*.zip)
   python3 -m zipfile -e "$archive" "$run/a"
+  empty_with_libvips
   bench_verify "$archive" "$(echo "$run"/a/*/)"
   splice "$logs/verify-section.md" "## Verify"
   rm -rf "$trash" "$run"
@@ -623,19 +655,10 @@ python3 -m zipfile -e "$archive" "$run/a"
 python3 -m zipfile -e "$archive_b" "$run/b"
 bag_a=$(echo "$run"/a/*/) bag_b=$(echo "$run"/b/*/)
 
+empty_with_libvips
 bench_verify "$archive" "$bag_a"
-# What any program linked with libvips pays at start, before its first
-# line: the loader maps the hundred-odd libraries libvips pulls in. An
-# empty C program linked with it is diff's floor (not mcpack's own work).
 startup=()
-cc=$(command -v cc || command -v clang || true)
-if [ -n "$cc" ]; then
-  # shellcheck disable=SC2046  # pkg-config's flags are words
-  printf 'int main(void) { return 0; }\n' | "$cc" -x c - -o "$run/empty-with-libvips" -Wl,--no-as-needed $(pkg-config --libs vips)
-  startup=(-n "an empty program linked with libvips" "'$run/empty-with-libvips'")
-else
-  say "no C compiler (cc, clang): the start-up floor of diff is left out"
-fi
+[ -x "$run/empty-with-libvips" ] && startup=(-n "an empty program linked with libvips" "'$run/empty-with-libvips'")
 hf diff --warmup 1 -i \
   -n "mcpack diff" "'$mcpack_bin' diff '$archive' '$archive_b'" \
   -n "diff -rq" "diff -rq '$bag_a' '$bag_b'" "${startup[@]}"
