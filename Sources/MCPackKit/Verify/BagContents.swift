@@ -66,13 +66,21 @@ struct BagContents {
     var bytes: Int64 = 0
     /// An archive's top folder (the first, when it has several).
     var top: String?
-    /// The manifests parsed while the bag was read (a zip's, for which of
-    /// its entries the manifests confirm), by name: the rules use them
-    /// rather than parse them again.
+    /// The manifests parsed before the rules (`parseManifests`; a zip's
+    /// confirmation needs them to tell which of its entries they confirm),
+    /// by name: the rules use them rather than parse them again.
     var manifests: [String: ParsedManifest] = [:]
     /// A zip read without its CRCs whose unconfirmed entries are still to
     /// be checked (`confirm()`), when the caller asked to do it later.
     var unconfirmed: (path: String, directory: ZipBagDirectory, limits: BagLimits)?
+    /// The reader `read` read with, let go with these contents: verify does
+    /// that on another thread once its report is made, so that freeing its
+    /// tables of 17,000 names takes no core from the rules.
+    var reader: Retained?
+
+    /// Held only to be let go of, never read again: whichever thread drops
+    /// the last reference frees it, once every use of it has ended.
+    struct Retained: @unchecked Sendable { let object: AnyObject }
 
     /// What verify holds of a file while it reads the bag, besides its
     /// digests: tag files and JSON files whole, and of
@@ -158,9 +166,7 @@ extension BagContents {
         contents.stoppedAt = reader.stoppedAt
         contents.bytes = reader.bytesRead
         contents.top = reader.top
-        // Its tables of 17,000 names are freed on another core: the rules
-        // that follow need none of them.
-        releaseElsewhere(consume reader)
+        contents.reader = Retained(object: reader)
         if declaredLate { try contents.hashAgain(path, limits: limits, for: declared) }
         if skipsCRC, let directory {
             contents.unconfirmed = (path, directory, limits)

@@ -95,8 +95,6 @@ enum BagRules {
                 problems += unlisted(payload, entries: entries, manifest: name, finderFiles: &listing.finderFiles)
             }
             problems += listed(bag, parsed, manifest: name, algorithm: algorithm, fetched: fetched, fetchAbsent: &listing.fetchAbsent)
-            // A table of 17,000 paths and checksums, freed while the rules go on.
-            releaseElsewhere((consume parsed, consume entries))
         }
         return listing
     }
