@@ -63,9 +63,9 @@ extension BagContents {
     }
 
     /// Each manifest and tag manifest read whole, parsed as the rules
-    /// parse it and kept in `manifests` for them: parsed here, the tables
-    /// of 17,000 lines are freed with these contents rather than while the
-    /// rules run.
+    /// parse it and kept in `manifests` for them, once (a zip's
+    /// confirmation asks first): parsed here, the tables of 17,000 lines
+    /// are freed with these contents rather than while the rules run.
     @discardableResult
     mutating func parseManifests() -> [ParsedManifest] {
         let (version, decoded) = BagRules.manifestReading(self)
@@ -74,6 +74,10 @@ extension BagContents {
             guard let file = files[name], !file.damaged, file.data != nil,
                   let algorithm = BagNames.manifestAlgorithm(name, prefix: "manifest-") ?? BagNames.manifestAlgorithm(name, prefix: "tagmanifest-")
             else { continue }
+            if let earlier = manifests[name] {
+                parsed.append(earlier)
+                continue
+            }
             let manifest = BagRules.parse(self, decoded, name: name, algorithm: algorithm, version: version)
             manifests[name] = manifest
             parsed.append(manifest)

@@ -123,8 +123,7 @@ package enum Verifier {
                 group.wait()
                 throw FileError(path: path, message: "not a zip or tar archive mcpack can read (\(error))")
             }
-            // A zip's confirmation parsed them already.
-            if contents.manifests.isEmpty { contents.parseManifests() }
+            contents.parseManifests()
             rules += BagRules.check(contents, allowFetch: allowFetch)
             if let profile {
                 rules += ProfileRules.check(contents, profile: profile, path: path, serialized: !isDirectory.boolValue)
