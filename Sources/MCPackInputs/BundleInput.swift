@@ -158,13 +158,6 @@ package enum Inputs {
         all.first { $0.component == component }
     }
 
-    /// Every fact the records of a bundle.json give (nothing when it is
-    /// missing or unreadable; each record that cannot be read gives none).
-    package static func facts(fromBundleJSON data: Data?) -> [any InputFact] {
-        guard let data else { return [] }
-        return all.flatMap { $0.recordFacts(data) }
-    }
-
     /// The input that makes the file at `path` (inside the bag), if any.
     package static func owner(of path: String) -> (any BundleInput.Type)? {
         guard PathBytes.hasPrefix(path, "data/") else { return nil }

@@ -40,11 +40,6 @@ extension BundleInput {
                          handover: handoverParts(made.record, files: made.payload.map(\.path) + (made.stream?.paths ?? [])))
     }
 
-    /// The facts this input's record in `bundleJSON` gives.
-    package static func recordFacts(_ bundleJSON: Data) -> [any InputFact] {
-        recordAndFacts(bundleJSON)?.facts ?? []
-    }
-
     /// This input's record in `bundleJSON` and the facts it gives; nil when
     /// there is none or it is not in the shape this input writes.
     package static func recordAndFacts(_ bundleJSON: Data) -> (record: Record, facts: [any InputFact])? {
